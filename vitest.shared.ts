@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
+
+/**
+ * Shared Vitest settings: every `@store/*` import resolves to the package's source,
+ * so tests never run against a stale build. (The export-map test imports `dist/`
+ * through plain Node processes on purpose.)
+ */
+export function packageConfig(name: string) {
+  return defineConfig({
+    resolve: {
+      alias: [
+        { find: /^@store\/auth-magic\/testing$/, replacement: `${packagesDir}auth-magic/src/testing.ts` },
+        { find: /^@store\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
+      ],
+    },
+    test: { name, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000 },
+  });
+}
