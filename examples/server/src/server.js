@@ -1,0 +1,25 @@
+import { createExampleApp, readSettings } from './app.js';
+
+const settings = readSettings(process.env);
+const url = `http://${settings.host}:${settings.port}`;
+const { app, store } = createExampleApp(settings, settings.baseUrl ?? url);
+await store.ready;
+
+const server = app.listen(settings.port, settings.host, () => {
+  console.log(`@store example server listening on ${url}`);
+  console.log(`engine: ${settings.mongodbUri ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`);
+  console.log(`try: curl ${url}/posts`);
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: shutting down`);
+  server.close();
+  server.closeAllConnections?.();
+  await store.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
