@@ -1,0 +1,122 @@
+import type { PopulateDb, PopulateDocument } from './db';
+import { PopulateError } from './error-codes';
+import { omitFields } from './fields';
+import { childrenFilter, parentsFilter } from './filters';
+import { batchedJoin, type JoinPlan } from './join';
+import { referenceFields } from './naming';
+import { type RelationMatch, type ResolvedPopulateOptions, resolvePopulateOptions } from './options';
+import { type PlannedRelation, planRelations } from './relations';
+
+/** What the caller decides about one related resource for this request. */
+export interface RelationScope {
+  /** Collection holding the resource (core's `resolveCollection`). @default the resource name */
+  readonly collection?: string;
+  /** Filter ANDed into the relation's query, e.g. the resource's read access rule. */
+  readonly filter?: PopulateDocument;
+  /** Fields removed from every related document (dotted paths allowed). */
+  readonly hidden?: readonly string[];
+}
+
+/** One request's relations over a page of documents. */
+export interface RelationRequest<C = unknown> {
+  readonly db: PopulateDb;
+  /** Resource the page came from. */
+  readonly resource: string;
+  /** Child resources to attach (`$populate`). */
+  readonly populate?: readonly string[];
+  /** Parent resources to attach (`$fill`). */
+  readonly fill?: readonly string[];
+  /** Request context handed, unread, to `match` functions. */
+  readonly context?: C;
+  /**
+   * Called once per related resource. Throw to reject it (unknown, internal, forbidden);
+   * return its collection, access filter and hidden fields.
+   */
+  readonly scope?: (resource: string) => RelationScope | undefined | Promise<RelationScope | undefined>;
+  /** Fields removed from the page documents after the join (join keys `$select` left out). */
+  readonly strip?: readonly string[];
+}
+
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
+async function matchFilter<C>(match: RelationMatch<C> | undefined, context: C, name: string) {
+  if (match === undefined) return undefined;
+  const filter = typeof match === 'function' ? await match(context) : match;
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw new PopulateError('invalid_constraint', 'a population match must give a filter object', {
+      relation: name,
+    });
+  }
+  return filter;
+}
+
+function linkage<C>(
+  request: RelationRequest<C>,
+  relation: PlannedRelation,
+  options: ResolvedPopulateOptions<C>,
+) {
+  if (relation.kind === 'populate') {
+    const { one, many } = referenceFields(request.resource, options.singular);
+    return {
+      ownerValues: (doc: PopulateDocument) => [doc._id],
+      relationFilter: (values: unknown[]) => childrenFilter(request.resource, values, options),
+      resultValues: (doc: PopulateDocument) => [...asList(doc[one]), ...asList(doc[many])],
+    };
+  }
+  const { one, many } = referenceFields(relation.name, options.singular);
+  return {
+    ownerValues: (doc: PopulateDocument) => [...asList(doc[one]), ...asList(doc[many])],
+    relationFilter: (values: unknown[]) => parentsFilter(values),
+    resultValues: (doc: PopulateDocument) => [doc._id],
+  };
+}
+
+async function relate<C>(
+  docs: readonly PopulateDocument[],
+  request: RelationRequest<C>,
+  relation: PlannedRelation,
+  options: ResolvedPopulateOptions<C>,
+): Promise<PopulateDocument[][]> {
+  const scope = (await request.scope?.(relation.name)) ?? {};
+  const constraint = options.constraint(request.resource, relation.name);
+  const match = await matchFilter(constraint.match, request.context as C, relation.name);
+  const plan: JoinPlan = {
+    ...linkage(request, relation, options),
+    collection: request.db.collection(scope.collection ?? relation.name),
+    filters: [match, scope.filter].filter((f): f is PopulateDocument => f !== undefined),
+    sort: constraint.sort,
+    limit: constraint.limit,
+    batchRounds: options.batchRounds,
+  };
+  const lists = await batchedJoin(plan, docs);
+  const hidden = scope.hidden ?? [];
+  const copies = new Map<PopulateDocument, PopulateDocument>();
+  const copy = (doc: PopulateDocument) =>
+    copies.get(doc) ?? copies.set(doc, omitFields(doc, hidden)).get(doc);
+  return lists.map((list) => list.map((doc) => copy(doc) as PopulateDocument));
+}
+
+/**
+ * Attaches `$populate` children and `$fill` parents to a page of documents of
+ * `request.resource`: one query per relation for the whole page (more only when a per-document
+ * limit overflows, see README), an in-memory join across id kinds, constraints from
+ * `options.population`, the caller's scope (collection, access filter, hidden fields).
+ * Returns new documents; the input documents are never mutated.
+ */
+export async function attachRelations<C = unknown>(
+  docs: readonly PopulateDocument[],
+  request: RelationRequest<C>,
+  options: ResolvedPopulateOptions<C> = resolvePopulateOptions<C>(),
+): Promise<PopulateDocument[]> {
+  const relations = planRelations(request.populate, request.fill, options.maxRelations);
+  const strip = request.strip ?? [];
+  if (docs.length === 0 || relations.length === 0) return docs.map((doc) => omitFields(doc, strip));
+  const joined = await Promise.all(relations.map((relation) => relate(docs, request, relation, options)));
+  return docs.map((doc, i) => {
+    const out = omitFields(doc, strip);
+    relations.forEach((relation, r) => {
+      out[relation.name] = joined[r]?.[i] ?? [];
+    });
+    return out;
+  });
+}

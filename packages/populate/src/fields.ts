@@ -1,0 +1,80 @@
+import type { PopulateDocument } from './db';
+import { referenceFields, type SingularOverrides } from './naming';
+
+/** A MongoDB projection as `@store/query` compiles `$select`: `{ field: 1 | 0 }`. */
+export type Projection = Readonly<Record<string, unknown>>;
+
+/**
+ * Fields the documents of `resource` must carry for the joins to work: `_id` when anything is
+ * populated, `<singular>_id` and `<singular>_ids` for every filled parent resource.
+ */
+export function requiredFields(
+  _resource: string,
+  populate: readonly string[] = [],
+  fill: readonly string[] = [],
+  options?: { readonly singular?: SingularOverrides },
+): string[] {
+  const out = new Set<string>();
+  if (populate.length > 0) out.add('_id');
+  for (const parent of fill) {
+    const { one, many } = referenceFields(parent, options?.singular);
+    out.add(one).add(many);
+  }
+  return [...out];
+}
+
+function isInclusion(projection: Projection): boolean {
+  return Object.values(projection).some(Boolean);
+}
+
+/**
+ * Extends a `$select` projection so the join keys are fetched: returns the new projection
+ * (the input is not touched) and `added`, the fields the caller did not ask for, to remove
+ * afterwards (pass them as `strip` to `attachRelations`, or to {@link stripFields}).
+ * Sub-paths of a join key (`company_id.x`) are replaced by the key, avoiding a path collision.
+ */
+export function withJoinKeys(
+  projection: Projection | undefined,
+  fields: readonly string[],
+): { projection: Projection | undefined; added: string[] } {
+  if (projection === undefined || Object.keys(projection).length === 0) return { projection, added: [] };
+  const inclusion = isInclusion(projection);
+  const out: Record<string, unknown> = { ...projection };
+  const added: string[] = [];
+  for (const field of fields) {
+    for (const key of Object.keys(out)) if (key.startsWith(`${field}.`)) delete out[key];
+    const wanted = Object.hasOwn(projection, field) && Boolean(projection[field]);
+    const excluded = Object.hasOwn(projection, field) && !projection[field];
+    if (excluded) delete out[field];
+    if (inclusion && field !== '_id' && !wanted) out[field] = 1;
+    if (excluded || (inclusion && !wanted && field !== '_id')) added.push(field);
+  }
+  return { projection: out, added };
+}
+
+function omitPath(doc: PopulateDocument, path: readonly string[]): PopulateDocument {
+  const [head, ...rest] = path;
+  if (head === undefined || !Object.hasOwn(doc, head)) return doc;
+  const copy: PopulateDocument = { ...doc };
+  const inner = doc[head];
+  if (rest.length === 0) delete copy[head];
+  else if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
+    copy[head] = omitPath(inner as PopulateDocument, rest);
+  }
+  return copy;
+}
+
+/** A copy of `doc` without the given (possibly dotted) fields; `doc` is never mutated. */
+export function omitFields(doc: PopulateDocument, fields: readonly string[]): PopulateDocument {
+  let out: PopulateDocument = { ...doc };
+  for (const field of fields) out = omitPath(out, field.split('.'));
+  return out;
+}
+
+/** New documents without the given (possibly dotted) fields; the inputs are never mutated. */
+export function stripFields(
+  docs: readonly PopulateDocument[],
+  fields: readonly string[],
+): PopulateDocument[] {
+  return docs.map((doc) => omitFields(doc, fields));
+}

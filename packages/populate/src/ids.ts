@@ -1,0 +1,81 @@
+import { ObjectId } from 'bson';
+
+/** A value a reference field may hold: string, number or ObjectId. */
+export type IdValue = string | number | ObjectId;
+
+const HEX24 = /^[0-9a-fA-F]{24}$/;
+const INTEGER = /^-?[0-9]{1,16}$/;
+
+/**
+ * True for an ObjectId from any copy of `bson` (the driver may carry its own), checked by
+ * shape rather than `instanceof`.
+ */
+export function isObjectId(value: unknown): value is ObjectId {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { _bsontype?: unknown })._bsontype === 'ObjectId' &&
+    typeof (value as { toHexString?: unknown }).toHexString === 'function'
+  );
+}
+
+function integerOf(text: string): number | undefined {
+  if (!INTEGER.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && String(n) === text ? n : undefined;
+}
+
+function stringVariants(text: string): IdValue[] {
+  const out: IdValue[] = [text];
+  const n = integerOf(text);
+  if (n !== undefined) out.push(n);
+  if (HEX24.test(text)) {
+    const lower = text.toLowerCase();
+    if (lower !== text) out.push(lower);
+    out.push(ObjectId.createFromHexString(lower));
+  }
+  return out;
+}
+
+/**
+ * Every value a reference may hold for one id: the id itself, its string form, the number
+ * when the string is a canonical integer (`"7"`, not `"07"`), the ObjectId when it is 24 hex
+ * digits, and the hex string of an ObjectId. Any other kind (null, boolean, Date, object)
+ * has no variants and never joins.
+ */
+export function idVariants(id: unknown): IdValue[] {
+  if (typeof id === 'string') return stringVariants(id);
+  if (typeof id === 'number') return Number.isFinite(id) ? [id, String(id)] : [];
+  if (isObjectId(id)) return [id, id.toHexString()];
+  return [];
+}
+
+/**
+ * Canonical join key of an id: equal for every value {@link idVariants} lists for it
+ * (`1`, `"1"` -> `"1"`; an ObjectId and its hex string in either case -> lower-case hex).
+ * `undefined` for kinds that never join.
+ */
+export function idKey(id: unknown): string | undefined {
+  if (typeof id === 'string') return HEX24.test(id) ? id.toLowerCase() : id;
+  if (typeof id === 'number') return Number.isFinite(id) ? String(id) : undefined;
+  if (isObjectId(id)) return id.toHexString();
+  return undefined;
+}
+
+function variantTag(value: IdValue): string {
+  if (typeof value === 'string') return `s:${value}`;
+  if (typeof value === 'number') return `n:${value}`;
+  return `o:${value.toHexString()}`;
+}
+
+/** The variants of many ids, without duplicates (order of first appearance). */
+export function idVariantsOf(ids: Iterable<unknown>): IdValue[] {
+  const seen = new Map<string, IdValue>();
+  for (const id of ids) {
+    for (const variant of idVariants(id)) {
+      const tag = variantTag(variant);
+      if (!seen.has(tag)) seen.set(tag, variant);
+    }
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,28 @@
+/**
+ * `@store/populate`: the relationship engine of `@store/core` (`$populate`, `$fill`,
+ * nested child routes), batched, across id kinds. Imports nothing from core.
+ */
+export { attachRelations, type RelationRequest, type RelationScope } from './attach';
+export type { PopulateCollection, PopulateDb, PopulateDocument, PopulateFindOptions } from './db';
+export { POPULATE_ERROR_CODES, PopulateError, type PopulateErrorCode } from './error-codes';
+export { omitFields, type Projection, requiredFields, stripFields, withJoinKeys } from './fields';
+export { childrenFilter, type FilterOptions, parentsFilter } from './filters';
+export { type IdValue, idKey, idVariants, idVariantsOf, isObjectId } from './ids';
+export {
+  isResourceName,
+  RESOURCE_NAME,
+  type ReferenceFields,
+  referenceFields,
+  type SingularOverrides,
+  singular,
+} from './naming';
+export {
+  type PopulateOptions,
+  type RelationConstraint,
+  type RelationMatch,
+  type ResolvedConstraint,
+  type ResolvedPopulateOptions,
+  resolvePopulateOptions,
+} from './options';
+export { type PlannedRelation, planRelations, type RelationKind } from './relations';
+export type { SortOrder } from './sort';

@@ -1,0 +1,93 @@
+import type { PopulateCollection, PopulateDocument } from './db';
+import { idKey } from './ids';
+
+/** One relation, reduced to what the batched join needs. */
+export interface JoinPlan {
+  readonly collection: PopulateCollection;
+  /** Raw id values of one page document (its `_id`, or its references). */
+  readonly ownerValues: (doc: PopulateDocument) => unknown[];
+  /** Filter selecting related documents for these raw values. */
+  readonly relationFilter: (values: unknown[]) => PopulateDocument;
+  /** Raw values on a related document that link it to page documents. */
+  readonly resultValues: (doc: PopulateDocument) => unknown[];
+  /** Further filters ANDed in (constraint `match`, access rules). */
+  readonly filters: readonly PopulateDocument[];
+  readonly sort: Readonly<Record<string, 1 | -1>>;
+  /** Related documents kept per page document. */
+  readonly limit: number;
+  /** Batched rounds before one query per starved page document. */
+  readonly batchRounds: number;
+}
+
+function keysOf(values: unknown[]): Set<string> {
+  const keys = new Set<string>();
+  for (const value of values) {
+    const key = idKey(value);
+    if (key !== undefined) keys.add(key);
+  }
+  return keys;
+}
+
+function query(plan: JoinPlan, values: unknown[], limit: number): Promise<PopulateDocument[]> {
+  const filter =
+    plan.filters.length === 0
+      ? plan.relationFilter(values)
+      : { $and: [plan.relationFilter(values), ...plan.filters] };
+  return plan.collection.find(filter, { sort: { ...plan.sort }, limit }).toArray();
+}
+
+/** Hands sorted results to the owners they reference, at most `limit` each, resetting their lists. */
+function assign(
+  plan: JoinPlan,
+  owners: number[],
+  ownerKeys: Set<string>[],
+  lists: PopulateDocument[][],
+  results: PopulateDocument[],
+): void {
+  const byKey = new Map<string, number[]>();
+  for (const i of owners) {
+    lists[i] = [];
+    for (const key of ownerKeys[i] ?? []) {
+      const same = byKey.get(key);
+      if (same === undefined) byKey.set(key, [i]);
+      else same.push(i);
+    }
+  }
+  for (const result of results) {
+    const matched = new Set<number>();
+    for (const key of keysOf(plan.resultValues(result))) for (const i of byKey.get(key) ?? []) matched.add(i);
+    for (const i of matched) {
+      const list = lists[i];
+      if (list !== undefined && list.length < plan.limit) list.push(result);
+    }
+  }
+}
+
+/**
+ * Batched join: one query for the whole page, bounded by `limit * owners`, sorted, then an
+ * in-memory join keeping at most `limit` per owner. When the bound is hit, owners that got
+ * their `limit` are exact (the sort is global); the others are asked again in one batch,
+ * up to `batchRounds`, then with one query each. Returns one list per page document.
+ */
+export async function batchedJoin(
+  plan: JoinPlan,
+  docs: readonly PopulateDocument[],
+): Promise<PopulateDocument[][]> {
+  const ownerKeys = docs.map((doc) => keysOf(plan.ownerValues(doc)));
+  const lists: PopulateDocument[][] = docs.map(() => []);
+  const valuesOf = (owners: number[]) => owners.flatMap((i) => plan.ownerValues(docs[i] ?? {}));
+  let pending = ownerKeys.flatMap((keys, i) => (keys.size > 0 ? [i] : []));
+  for (let round = 0; pending.length > 0 && round < plan.batchRounds; round++) {
+    const bound = plan.limit * pending.length;
+    const results = await query(plan, valuesOf(pending), bound);
+    assign(plan, pending, ownerKeys, lists, results);
+    if (results.length < bound) return lists;
+    pending = pending.filter((i) => (lists[i]?.length ?? 0) < plan.limit);
+  }
+  await Promise.all(
+    pending.map(async (i) =>
+      assign(plan, [i], ownerKeys, lists, await query(plan, valuesOf([i]), plan.limit)),
+    ),
+  );
+  return lists;
+}

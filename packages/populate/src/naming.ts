@@ -1,0 +1,42 @@
+import pluralize from 'pluralize';
+
+/** Resource names routable by the store (contract section 3). */
+export const RESOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Per-resource singular forms that win over the pluralization library. */
+export type SingularOverrides = Readonly<Record<string, string>>;
+
+/** The two reference fields a child document may carry towards one parent resource. */
+export interface ReferenceFields {
+  /** Single reference, e.g. `company_id`. */
+  readonly one: string;
+  /** Array of references, e.g. `company_ids`. */
+  readonly many: string;
+}
+
+/** True when `name` is a string that matches {@link RESOURCE_NAME}. */
+export function isResourceName(name: unknown): name is string {
+  return typeof name === 'string' && RESOURCE_NAME.test(name);
+}
+
+/**
+ * Singular form of a plural resource name (`companies` -> `company`, `people` -> `person`),
+ * from the `pluralize` library unless `overrides` names the resource (own keys only, so a
+ * resource called `constructor` never reads `Object.prototype`).
+ */
+export function singular(resource: string, overrides?: SingularOverrides): string {
+  if (overrides !== undefined && Object.hasOwn(overrides, resource)) {
+    const override = overrides[resource];
+    if (override !== undefined) return override;
+  }
+  return pluralize.singular(resource);
+}
+
+/**
+ * Reference field names on a child of `parentResource`:
+ * `{ one: '<singular>_id', many: '<singular>_ids' }`.
+ */
+export function referenceFields(parentResource: string, overrides?: SingularOverrides): ReferenceFields {
+  const name = singular(parentResource, overrides);
+  return { one: `${name}_id`, many: `${name}_ids` };
+}
