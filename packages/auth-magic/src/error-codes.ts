@@ -1,0 +1,23 @@
+/**
+ * Every error this package raises, by stable snake_case code: one line per code, with the
+ * HTTP status the store answers. Codes follow the contract (sections 4 and 8).
+ */
+export const AUTH_ERROR_CODES = {
+  invalid_body: 400,
+  invalid_email: 400,
+  invalid_code: 401,
+  unauthorized: 401,
+  forbidden: 403,
+  token_not_found: 404,
+  user_not_found: 404,
+  already_used: 409,
+  approval_required: 409,
+  token_expired: 410,
+  too_many_requests: 429,
+  invalid_options: 500,
+  mail_failed: 502,
+  mail_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+/** One of the codes of {@link AUTH_ERROR_CODES}. */
+export type AuthErrorCode = keyof typeof AUTH_ERROR_CODES;
