@@ -1,0 +1,25 @@
+import type { QueryOptions } from './types';
+
+/** {@link QueryOptions} with every default applied and validated. */
+export type ResolvedQueryOptions = Required<QueryOptions>;
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`QueryOptions.${name} must be an integer >= 1, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Applies the defaults of {@link QueryOptions} (`??`, so an explicit `undefined` keeps the
+ * default) and fails fast, naming the option, on a value that is not an integer >= 1 or on
+ * `defaultLimit > maxLimit`. Passing an already resolved object returns an equal one.
+ */
+export function resolveQueryOptions(options: QueryOptions = {}): ResolvedQueryOptions {
+  const defaultLimit = positiveInteger('defaultLimit', options.defaultLimit ?? 10);
+  const maxLimit = positiveInteger('maxLimit', options.maxLimit ?? 1000);
+  if (defaultLimit > maxLimit) {
+    throw new TypeError(`QueryOptions.defaultLimit (${defaultLimit}) exceeds maxLimit (${maxLimit})`);
+  }
+  return { defaultLimit, maxLimit };
+}

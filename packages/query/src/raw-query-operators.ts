@@ -1,0 +1,156 @@
+import { BSONRegExp } from 'bson';
+import { isPlainObject } from './dict';
+import { geometryProblem } from './geo';
+import { fail } from './query-error';
+import {
+  rejectOperator,
+  toRegExp,
+  type WalkContext,
+  walkFilter,
+  walkLiteral,
+  walkOperators,
+} from './raw-query';
+
+/** Validates and rebuilds one part of a `$query`. */
+export type Walk = (value: unknown, ctx: WalkContext, depth: number) => unknown;
+
+/**
+ * The `$query` allow-list, exactly as the contract lists it. Any other `$` key, `$where`,
+ * `$expr`, `$function`, `$accumulator`, `$text` included, is `forbidden_operator`.
+ */
+export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
+  ...['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or', '$nor', '$not'],
+  ...['$exists', '$type', '$size', '$all', '$elemMatch', '$regex', '$options', '$mod'],
+  ...['$geoWithin', '$geoIntersects', '$near', '$nearSphere', '$geometry', '$box', '$polygon'],
+  ...['$center', '$centerSphere', '$maxDistance', '$minDistance'],
+]);
+
+const TYPE_ALIASES = new Set([
+  ...['double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null'],
+  ...['regex', 'dbPointer', 'javascript', 'symbol', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey'],
+  'number',
+]);
+const TYPE_CODES = new Set([-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 127]);
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function invalid(ctx: WalkContext, what: string): never {
+  return fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${what}`);
+}
+
+/** A literal that is not a regex (`$ne`, `$gt`, ...: MongoDB refuses regexes there). */
+const comparable =
+  (op: string): Walk =>
+  (v, ctx, depth) => {
+    if (v instanceof BSONRegExp) invalid(ctx, `${op} does not take a regex`);
+    return walkLiteral(v, ctx, depth);
+  };
+
+const list =
+  (op: string): Walk =>
+  (v, ctx, depth) => {
+    if (!Array.isArray(v)) invalid(ctx, `${op} takes an array`);
+    return walkLiteral(v, ctx, depth);
+  };
+
+const typeName = (t: unknown) => (typeof t === 'string' ? TYPE_ALIASES.has(t) : TYPE_CODES.has(t as number));
+
+/** Runs `walk` where MongoDB refuses `$near` (inside `$not`, `$elemMatch`, `$or`, `$nor`). */
+function withoutNear(ctx: WalkContext, walk: () => unknown): unknown {
+  const saved = ctx.nearAllowed;
+  ctx.nearAllowed = false;
+  const out = walk();
+  ctx.nearAllowed = saved;
+  return out;
+}
+
+const positionPair = (v: unknown) => Array.isArray(v) && v.length === 2 && v.every(isNumber);
+
+/** The `$geoWithin` shapes: `$geometry` (Polygon, MultiPolygon) or a legacy shape. */
+const WITHIN_SHAPES: Record<string, (v: unknown) => boolean> = {
+  $geometry: (v) =>
+    isPlainObject(v) && (v.type === 'Polygon' || v.type === 'MultiPolygon') && geometryProblem(v) === undefined,
+  $box: (v) => Array.isArray(v) && v.length === 2 && v.every(positionPair),
+  $polygon: (v) => Array.isArray(v) && v.length >= 3 && v.every(positionPair),
+  $center: (v) => Array.isArray(v) && v.length === 2 && positionPair(v[0]) && isNumber(v[1]) && v[1] >= 0,
+  $centerSphere: (v) => Array.isArray(v) && v.length === 2 && positionPair(v[0]) && isNumber(v[1]) && v[1] >= 0,
+};
+
+function geoShape(op: string, shapes: Record<string, (v: unknown) => boolean>): Walk {
+  return (v, ctx) => {
+    const keys = isPlainObject(v) ? Object.keys(v) : [];
+    const key = keys[0];
+    if (keys.length !== 1 || key === undefined) return invalid(ctx, `${op} takes one shape`);
+    const check = Object.hasOwn(shapes, key) ? shapes[key] : undefined;
+    if (!check) return rejectOperator(key, ctx, `inside ${op}`);
+    const shape = (v as Record<string, unknown>)[key];
+    if (!check(shape)) invalid(ctx, `${op}: invalid ${key}`);
+    return { [key]: structuredClone(shape) };
+  };
+}
+
+const INTERSECT_SHAPES = { $geometry: (v: unknown) => geometryProblem(v) === undefined };
+
+/** `$near`/`$nearSphere`: `{ $geometry: Point, $minDistance?, $maxDistance? }` or legacy `[x, y]`. */
+const near =
+  (op: string): Walk =>
+  (v, ctx) => {
+    if (!ctx.nearAllowed) invalid(ctx, `${op} is not allowed inside $or, $nor, $not or $elemMatch`);
+    ctx.near++;
+    if (positionPair(v)) return [...(v as number[])];
+    if (!isPlainObject(v)) return invalid(ctx, `${op} takes a point`);
+    const { $geometry, $minDistance, $maxDistance, ...rest } = v;
+    const extra = Object.keys(rest)[0];
+    if (extra !== undefined) rejectOperator(extra, ctx, `inside ${op}`);
+    if (!isPlainObject($geometry) || $geometry.type !== 'Point' || geometryProblem($geometry)) {
+      invalid(ctx, `${op} takes { $geometry: { type: "Point", coordinates } }`);
+    }
+    const out: Record<string, unknown> = { $geometry: structuredClone($geometry) };
+    for (const [k, d] of [['$minDistance', $minDistance], ['$maxDistance', $maxDistance]] as const) {
+      if (d === undefined) continue;
+      if (!isNumber(d) || d < 0) invalid(ctx, `${k} must be a number >= 0`);
+      out[k] = d;
+    }
+    return out;
+  };
+
+/** Operators allowed on a field inside `$query`, each with the validator of its argument. */
+export const RAW_OPERATORS = {
+  $eq: (v, ctx, d) => walkLiteral(v, ctx, d),
+  $ne: comparable('$ne'),
+  $gt: comparable('$gt'),
+  $gte: comparable('$gte'),
+  $lt: comparable('$lt'),
+  $lte: comparable('$lte'),
+  $in: list('$in'),
+  $nin: list('$nin'),
+  $all: list('$all'),
+  $exists: (v, ctx) => (typeof v === 'boolean' || isNumber(v) ? v : invalid(ctx, '$exists takes true or false')),
+  $type: (v, ctx) => {
+    const ok = Array.isArray(v) ? v.length > 0 && v.every(typeName) : typeName(v);
+    return ok ? (Array.isArray(v) ? [...v] : v) : invalid(ctx, '$type takes a BSON type alias or number');
+  },
+  $size: (v, ctx) => (Number.isSafeInteger(v) && (v as number) >= 0 ? v : invalid(ctx, '$size takes an integer >= 0')),
+  $mod: (v, ctx) => {
+    const ok = Array.isArray(v) && v.length === 2 && v.every(isNumber) && Math.trunc(v[0] as number) !== 0;
+    return ok ? [...v] : invalid(ctx, '$mod takes [divisor, remainder] with a non-zero divisor');
+  },
+  // Checked with its `$options` by walkOperators' finishRegex.
+  $regex: (v) => v,
+  $not: (v, ctx, d) => {
+    if (v instanceof BSONRegExp) return toRegExp(v, ctx);
+    if (!isPlainObject(v) || !Object.keys(v).every((k) => k.startsWith('$'))) {
+      return invalid(ctx, '$not takes a regex or an object of operators');
+    }
+    return withoutNear(ctx, () => walkOperators(v, ctx, d));
+  },
+  $elemMatch: (v, ctx, d) => {
+    if (!isPlainObject(v) || Object.keys(v).length === 0) return invalid(ctx, '$elemMatch takes an object');
+    const operators = Object.keys(v).every((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor');
+    return withoutNear(ctx, () => (operators ? walkOperators(v, ctx, d) : walkFilter(v, ctx, d)));
+  },
+  $geoWithin: geoShape('$geoWithin', WITHIN_SHAPES),
+  $geoIntersects: geoShape('$geoIntersects', INTERSECT_SHAPES),
+  $near: near('$near'),
+  $nearSphere: near('$nearSphere'),
+} as const satisfies Record<string, Walk>;
