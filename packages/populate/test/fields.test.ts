@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { omitFields, requiredFields, stripFields, withJoinKeys } from '../src/index';
+
+describe('requiredFields', () => {
+  it('needs _id to populate and both reference fields to fill', () => {
+    expect(requiredFields('employees', ['projects'], ['companies', 'people'])).toEqual([
+      '_id',
+      'company_id',
+      'company_ids',
+      'person_id',
+      'person_ids',
+    ]);
+  });
+
+  it('needs nothing without relations', () => {
+    expect(requiredFields('employees')).toEqual([]);
+  });
+});
+
+describe('withJoinKeys', () => {
+  const keys = ['_id', 'company_id', 'company_ids'];
+  it.each([
+    ['no projection', undefined, undefined, []],
+    ['an inclusion without the keys', { name: 1, _id: 0 }, { name: 1, company_id: 1, company_ids: 1 }, keys],
+    [
+      'an inclusion with the keys',
+      { name: 1, company_id: 1, company_ids: 1 },
+      { name: 1, company_id: 1, company_ids: 1 },
+      [],
+    ],
+    [
+      'an inclusion of _id only',
+      { _id: 1 },
+      { _id: 1, company_id: 1, company_ids: 1 },
+      ['company_id', 'company_ids'],
+    ],
+    ['an exclusion of a key', { company_id: 0, secret: 0 }, { secret: 0 }, ['company_id']],
+    [
+      'a sub-path of a key',
+      { 'company_id.x': 1 },
+      { company_id: 1, company_ids: 1 },
+      ['company_id', 'company_ids'],
+    ],
+  ])('extends %s', (_case, projection, expected, added) => {
+    const before = projection === undefined ? undefined : { ...projection };
+    const out = withJoinKeys(projection, keys);
+    expect(out).toEqual({ projection: expected, added });
+    expect(projection).toEqual(before);
+  });
+});
+
+describe('stripFields', () => {
+  it('removes top-level and dotted fields without touching the input', () => {
+    const doc = { _id: 1, secret: 's', profile: { token: 't', name: 'n' }, list: [{ token: 'x' }] };
+    const frozen = structuredClone(doc);
+    expect(stripFields([doc], ['secret', 'profile.token', 'list.token', 'missing.path'])).toEqual([
+      { _id: 1, profile: { name: 'n' }, list: [{ token: 'x' }] },
+    ]);
+    expect(doc).toEqual(frozen);
+  });
+
+  it('copies even when nothing is removed', () => {
+    const doc = { a: 1 };
+    expect(omitFields(doc, [])).not.toBe(doc);
+  });
+});
