@@ -1,8 +1,6 @@
+import type { Projection } from '@store/query';
 import type { PopulateDocument } from './db';
 import { referenceFields, type SingularOverrides } from './naming';
-
-/** A MongoDB projection as `@store/query` compiles `$select`: `{ field: 1 | 0 }`. */
-export type Projection = Readonly<Record<string, unknown>>;
 
 /**
  * Fields the documents of `resource` must carry for the joins to work: `_id` when anything is
@@ -23,7 +21,7 @@ export function requiredFields(
   return [...out];
 }
 
-function isInclusion(projection: Projection): boolean {
+function isInclusion(projection: Readonly<Projection>): boolean {
   return Object.values(projection).some(Boolean);
 }
 
@@ -34,12 +32,13 @@ function isInclusion(projection: Projection): boolean {
  * Sub-paths of a join key (`company_id.x`) are replaced by the key, avoiding a path collision.
  */
 export function withJoinKeys(
-  projection: Projection | undefined,
+  projection: Readonly<Projection> | undefined,
   fields: readonly string[],
 ): { projection: Projection | undefined; added: string[] } {
-  if (projection === undefined || Object.keys(projection).length === 0) return { projection, added: [] };
+  if (projection === undefined) return { projection: undefined, added: [] };
+  if (Object.keys(projection).length === 0) return { projection: { ...projection }, added: [] };
   const inclusion = isInclusion(projection);
-  const out: Record<string, unknown> = { ...projection };
+  const out: Projection = { ...projection };
   const added: string[] = [];
   for (const field of fields) {
     for (const key of Object.keys(out)) if (key.startsWith(`${field}.`)) delete out[key];

@@ -5,12 +5,10 @@
 export { attachRelations, type RelationRequest, type RelationScope } from './attach';
 export type { PopulateCollection, PopulateDb, PopulateDocument, PopulateFindOptions } from './db';
 export { POPULATE_ERROR_CODES, PopulateError, type PopulateErrorCode } from './error-codes';
-export { omitFields, type Projection, requiredFields, stripFields, withJoinKeys } from './fields';
+export { omitFields, requiredFields, stripFields, withJoinKeys } from './fields';
 export { childrenFilter, type FilterOptions, parentsFilter } from './filters';
 export { type IdValue, idKey, idVariants, idVariantsOf, isObjectId } from './ids';
 export {
-  isResourceName,
-  RESOURCE_NAME,
   type ReferenceFields,
   referenceFields,
   type SingularOverrides,

@@ -1,8 +1,5 @@
 import pluralize from 'pluralize';
 
-/** Resource names routable by the store (contract section 3). */
-export const RESOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 /** Per-resource singular forms that win over the pluralization library. */
 export type SingularOverrides = Readonly<Record<string, string>>;
 
@@ -12,11 +9,6 @@ export interface ReferenceFields {
   readonly one: string;
   /** Array of references, e.g. `company_ids`. */
   readonly many: string;
-}
-
-/** True when `name` is a string that matches {@link RESOURCE_NAME}. */
-export function isResourceName(name: unknown): name is string {
-  return typeof name === 'string' && RESOURCE_NAME.test(name);
 }
 
 /**

@@ -1,5 +1,5 @@
+import { isValidResourceName } from '@store/query';
 import { PopulateError } from './error-codes';
-import { isResourceName } from './naming';
 
 /** Which way a relation goes: children of the page (`$populate`) or its parents (`$fill`). */
 export type RelationKind = 'populate' | 'fill';
@@ -14,7 +14,7 @@ function namesOf(kind: RelationKind, raw: unknown): string[] {
   if (raw === undefined) return [];
   const list: unknown[] = Array.isArray(raw) ? raw : [raw];
   for (const name of list) {
-    if (!isResourceName(name)) {
+    if (!isValidResourceName(name)) {
       throw new PopulateError('invalid_relation', `$${kind} must name resources`, { parameter: `$${kind}` });
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isResourceName, referenceFields, singular } from '../src/index';
+import { referenceFields, singular } from '../src/index';
 
 describe('singular', () => {
   it.each([
@@ -39,16 +39,4 @@ describe('referenceFields', () => {
       many: 'staffer_ids',
     });
   });
-});
-
-describe('isResourceName', () => {
-  it.each(['companies', 'a', 'svc-magic-links', 'A_1'])('accepts %s', (name) => {
-    expect(isResourceName(name)).toBe(true);
-  });
-  it.each(['', '_private', '$where', 'a.b', 'a/b', 'x'.repeat(65), 42, null, ['companies']])(
-    'rejects %j',
-    (name) => {
-      expect(isResourceName(name)).toBe(false);
-    },
-  );
 });
