@@ -1,0 +1,39 @@
+import type { AuthDocument } from './db';
+import type { AuthDeps } from './deps';
+import { AuthError } from './errors';
+
+/** The user whose `emailField` holds this (normalized) address, or null. */
+export function findUser(deps: AuthDeps, emailField: string, email: string): Promise<AuthDocument | null> {
+  return deps.db.collection(deps.options.userCollection).findOne({ [emailField]: email });
+}
+
+/**
+ * The user to sign in after a successful verification: the existing one, or with `createUser`
+ * a new one (`{ <emailField>: email, createdAt }`) created by one atomic upsert, so concurrent
+ * verifications never create two. Without `createUser`: 404 `user_not_found`.
+ */
+export async function userForSignIn(
+  deps: AuthDeps,
+  emailField: string,
+  email: string,
+  existing: AuthDocument | null,
+): Promise<AuthDocument> {
+  assertUserAllowed(deps, existing);
+  if (existing !== null) return existing;
+  const user = await deps.db
+    .collection(deps.options.userCollection)
+    .findOneAndUpdate(
+      { [emailField]: email },
+      { $setOnInsert: { [emailField]: email, createdAt: deps.options.clock() } },
+      { upsert: true, returnDocument: 'after' },
+    );
+  if (user === null) throw new AuthError('user_not_found', 'No user has this e-mail address');
+  return user;
+}
+
+/** Throws 404 `user_not_found` before anything changes when the user is missing and may not be created. */
+export function assertUserAllowed(deps: AuthDeps, user: AuthDocument | null): void {
+  if (user === null && !deps.options.createUser) {
+    throw new AuthError('user_not_found', 'No user has this e-mail address');
+  }
+}
