@@ -1,0 +1,52 @@
+import { type CompiledQuery, compileQuery } from '@store/query';
+import type { ResolvedStoreOptions } from './options';
+import type { ResolvedResource } from './resources';
+import type { RouteMatch } from './router';
+import type { StoreCollection, StoreDb } from './storage/types';
+import type { StoreRequest } from './types';
+
+/**
+ * Everything one request carries through the handler. Access rules, hooks and sessions
+ * plug in here: they read `request`, `resource`, `query` and `flags`, and use `db`.
+ */
+export interface RequestContext {
+  readonly request: StoreRequest;
+  /** The upper-case method. */
+  readonly method: string;
+  readonly options: ResolvedStoreOptions;
+  readonly db: StoreDb;
+  /** The route the path matched: the resource, and the id and child resource when present. */
+  readonly route: RouteMatch;
+  readonly resource: ResolvedResource;
+  /** The collection of `resource`. */
+  readonly collection: StoreCollection;
+  /** The compiled query string (every route compiles it, so flags and bad parameters count everywhere). */
+  readonly query: CompiledQuery;
+  /** `$$name=value` flags: never filters; for hooks and access rules. */
+  readonly flags: CompiledQuery['flags'];
+  /** The request's clock: one instant for every timestamp a request writes. */
+  readonly now: Date;
+}
+
+/** Builds the context of a matched request; throws the query's 400 for a bad query string. */
+export function createContext(
+  request: StoreRequest,
+  options: ResolvedStoreOptions,
+  db: StoreDb,
+  route: RouteMatch,
+): RequestContext {
+  const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
+  const query = compileQuery(rawQuery, { defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
+  return {
+    request,
+    method: request.method.toUpperCase(),
+    options,
+    db,
+    route,
+    resource: route.resource,
+    collection: db.collection(route.resource.collection),
+    query,
+    flags: query.flags,
+    now: new Date(),
+  };
+}

@@ -1,0 +1,43 @@
+import type { RequestContext } from './context';
+import { storeError } from './errors';
+import type { Document, FindOptions } from './storage/types';
+
+/**
+ * ANDs filters: empty ones drop out; filters with no key in common merge into one object
+ * (so top-level-only operators such as `$text` and `$nearSphere` stay top-level); otherwise `$and`.
+ */
+export function andFilters(...filters: Document[]): Document {
+  const present = filters.filter((filter) => Object.keys(filter).length > 0);
+  const keys = present.flatMap((filter) => Object.keys(filter));
+  if (new Set(keys).size === keys.length) return Object.assign(Object.create(null), ...present);
+  return { $and: present };
+}
+
+/** The `$text` filter of `$search`: 400 `invalid_query` on a resource without searchable fields. */
+function searchFilter(ctx: RequestContext): Document {
+  const { search } = ctx.query;
+  if (search === undefined) return {};
+  if (ctx.resource.search.length === 0) {
+    throw storeError(
+      'invalid_query',
+      `$search: the resource "${ctx.resource.name}" declares no searchable fields (resources.${ctx.resource.name}.search).`,
+    );
+  }
+  return { $text: { $search: search } };
+}
+
+/** The filter a request selects with: its query-string filter, ANDed with `$search` and `extra`. */
+export function requestFilter(ctx: RequestContext, ...extra: Document[]): Document {
+  return andFilters(...extra, ctx.query.filter, searchFilter(ctx));
+}
+
+/** Find options from the compiled query, leaving out what it does not set. */
+export function findOptions(ctx: RequestContext): FindOptions {
+  const { projection, sort, skip, limit } = ctx.query;
+  return {
+    ...(projection === undefined ? {} : { projection }),
+    ...(sort === undefined ? {} : { sort }),
+    skip,
+    limit,
+  };
+}

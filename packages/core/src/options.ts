@@ -1,0 +1,189 @@
+import { isValidResourceName } from '@store/query';
+import { parseByteSize } from './byte-size';
+import {
+  checkBaseUrl,
+  checkBoolean,
+  checkCollectionName,
+  checkFieldPath,
+  checkInteger,
+  checkKeys,
+  invalidOption,
+  isPlainObject,
+} from './option-checks';
+import { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
+import type { openStorage } from './storage';
+import type { StoreLogger } from './types';
+
+/** What `db` accepts: a driver `Db` or embedded db, a `MongoClient`, or a connection string. */
+export type StoreDbOption = Parameters<typeof openStorage>[0];
+
+/** Options of one resource, under `resources.<name>`. */
+export interface ResourceConfig {
+  /**
+   * Store `createdAt` / `updatedAt` Dates on this resource.
+   * @default the global `timestamps`
+   */
+  timestamps?: boolean;
+  /**
+   * Fields `$search` looks in. A text index over them is ensured at start-up; `$search` on a
+   * resource without searchable fields is a 400 `invalid_query`.
+   * @default []
+   */
+  search?: string[];
+  /**
+   * The collection that holds the documents.
+   * @default the resource name
+   */
+  collection?: string;
+}
+
+/** The configuration of a store: what `createStore(config)` takes. */
+export interface StoreConfig {
+  /**
+   * Where documents live: a driver `Db` or an embedded db, a `MongoClient` (its default
+   * database), or a MongoDB connection string (the store opens and closes that client).
+   * @default undefined: a fresh in-memory embedded engine
+   */
+  db?: StoreDbOption;
+  /**
+   * Per-resource options, keyed by resource name.
+   * @default {}
+   */
+  resources?: Record<string, ResourceConfig>;
+  /**
+   * Route only the resources declared in `resources`; other names pass to the next handler.
+   * @default false
+   */
+  restrict?: boolean;
+  /**
+   * Public address of the store, used in `Location` headers (`<baseUrl>/<res>/<id>`).
+   * @default undefined: the path the store is mounted at (`/api` under `app.use('/api', ...)`)
+   */
+  baseUrl?: string;
+  /**
+   * Page size when a list request has no `$limit`.
+   * @default 10
+   */
+  defaultLimit?: number;
+  /**
+   * Largest page size; a larger `$limit` is clamped to it.
+   * @default 1000
+   */
+  maxLimit?: number;
+  /**
+   * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
+   * @default "1mb"
+   */
+  bodyLimit?: number | string;
+  /**
+   * Store `createdAt` / `updatedAt` Dates on every resource (a resource can override it).
+   * @default false
+   */
+  timestamps?: boolean;
+  /**
+   * Receives the causes of 500 answers and warnings.
+   * @default console
+   */
+  logger?: StoreLogger;
+}
+
+/** {@link StoreConfig} with defaults applied and every value checked. */
+export interface ResolvedStoreOptions {
+  readonly db: StoreDbOption;
+  readonly resources: ReadonlyMap<string, ResolvedResource>;
+  readonly restrict: boolean;
+  readonly baseUrl: string | undefined;
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+  readonly bodyLimit: number;
+  readonly timestamps: boolean;
+  readonly logger: StoreLogger;
+}
+
+/** Per-resource option checks: adding an option is one line here (and one field above). */
+const RESOURCE_OPTIONS = {
+  timestamps: checkBoolean,
+  search: (value: unknown, option: string) => {
+    if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');
+    return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
+  },
+  collection: checkCollectionName,
+} satisfies Record<keyof ResourceConfig, (value: unknown, option: string) => unknown>;
+
+const STORE_OPTIONS = [
+  'db',
+  'resources',
+  'restrict',
+  'baseUrl',
+  'defaultLimit',
+  'maxLimit',
+  'bodyLimit',
+  'timestamps',
+  'logger',
+] as const satisfies readonly (keyof StoreConfig)[];
+
+function resolveResource(name: string, value: unknown, timestamps: boolean): ResolvedResource {
+  const option = `resources.${name}`;
+  if (!isValidResourceName(name)) invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
+  const config = checkKeys(value, option, Object.keys(RESOURCE_OPTIONS)) as ResourceConfig;
+  const collection = RESOURCE_OPTIONS.collection(config.collection ?? name, `${option}.collection`);
+  if (INTERNAL_COLLECTIONS.has(collection) || INTERNAL_COLLECTIONS.has(name)) {
+    invalidOption(option, `"${collection}" is an internal collection of the store`);
+  }
+  return {
+    name,
+    collection,
+    timestamps: RESOURCE_OPTIONS.timestamps(config.timestamps ?? timestamps, `${option}.timestamps`),
+    search: Object.freeze(RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`)),
+    declared: true,
+  };
+}
+
+function resolveResources(value: unknown, timestamps: boolean): ReadonlyMap<string, ResolvedResource> {
+  if (!isPlainObject(value)) invalidOption('resources', 'expected an object keyed by resource name');
+  const resources = value;
+  return new Map(Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, timestamps)]));
+}
+
+function checkDb(value: unknown): StoreDbOption {
+  const isConnectionString = typeof value === 'string' && /^mongodb(\+srv)?:\/\/./.test(value);
+  const hasMethod = (name: string) =>
+    typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[name] === 'function';
+  if (value !== undefined && !isConnectionString && !hasMethod('collection') && !hasMethod('db')) {
+    invalidOption('db', 'expected a MongoDB connection string, a MongoClient, a Db or an embedded db');
+  }
+  return value as StoreDbOption;
+}
+
+function checkLogger(value: unknown): StoreLogger {
+  const logger = value as Partial<StoreLogger> | null;
+  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function') {
+    invalidOption('logger', 'expected an object with error() and warn() methods, such as console');
+  }
+  return logger as StoreLogger;
+}
+
+/**
+ * Applies the defaults of {@link StoreConfig} and checks every value, throwing a
+ * `StoreError` with code `invalid_config` whose message names the offending option.
+ */
+export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOptions {
+  checkKeys(config, '', STORE_OPTIONS);
+  const timestamps = checkBoolean(config.timestamps ?? false, 'timestamps');
+  const maxLimit = checkInteger(config.maxLimit ?? 1000, 'maxLimit', 1);
+  const defaultLimit = checkInteger(config.defaultLimit ?? 10, 'defaultLimit', 1);
+  if (defaultLimit > maxLimit) invalidOption('defaultLimit', `must not exceed maxLimit (${maxLimit})`);
+  const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
+  if (bodyLimit === undefined) invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
+  return {
+    db: checkDb(config.db),
+    resources: resolveResources(config.resources ?? {}, timestamps),
+    restrict: checkBoolean(config.restrict ?? false, 'restrict'),
+    baseUrl: checkBaseUrl(config.baseUrl, 'baseUrl'),
+    defaultLimit,
+    maxLimit,
+    bodyLimit,
+    timestamps,
+    logger: checkLogger(config.logger ?? console),
+  };
+}

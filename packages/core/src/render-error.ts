@@ -1,0 +1,79 @@
+import { isQueryError } from '@store/query';
+import { titleForStatus } from './error-codes';
+import { isStoreError } from './errors';
+import type { StoreLogger, StoreResponse } from './types';
+
+/** The RFC 9457 problem document every 4xx/5xx answer carries. */
+export interface Problem {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+}
+
+interface Recognized {
+  status: number;
+  code: string;
+  detail: string;
+  headers?: Record<string, string>;
+}
+
+/** The error the MongoDB driver and the embedded engine raise for a taken `_id` or unique key. */
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+function clientStatus(status: unknown): number {
+  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599
+    ? (status as number)
+    : 400;
+}
+
+/** Known error kinds, tried in order; the first that recognizes the error renders it. */
+const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
+  (error) =>
+    isStoreError(error)
+      ? { status: error.status, code: error.code, detail: error.detail, headers: error.headers }
+      : undefined,
+  (error) =>
+    isQueryError(error) ? { status: clientStatus(error.status), code: error.code, detail: error.message } : undefined,
+  (error) =>
+    isDuplicateKey(error)
+      ? { status: 409, code: 'conflict', detail: 'A document with the same _id (or unique key) already exists.' }
+      : undefined,
+];
+
+const INTERNAL: Recognized = { status: 500, code: 'internal', detail: 'The server failed to answer the request.' };
+
+/** The problem document for an error; anything unrecognized is a 500 `internal`. */
+export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
+  let found: Recognized | undefined;
+  for (const recognize of RECOGNIZERS) {
+    found = recognize(error);
+    if (found) break;
+  }
+  const { status, code, detail, headers = {} } = found ?? INTERNAL;
+  return { problem: { type: 'about:blank', title: titleForStatus(status), status, detail, code }, headers };
+}
+
+/**
+ * The one place that turns any error into an `application/problem+json` answer. A 500 logs
+ * its cause through `logger` and carries no internals (no stack, no driver message).
+ */
+export function renderError(error: unknown, logger: StoreLogger): StoreResponse {
+  const { problem, headers } = toProblem(error);
+  if (problem.status >= 500 && problem.code === 'internal') {
+    logger.error('[@store/core] unexpected error while answering a request', error);
+  }
+  const body = JSON.stringify(problem);
+  return {
+    status: problem.status,
+    headers: {
+      ...headers,
+      'content-type': 'application/problem+json',
+      'content-length': String(Buffer.byteLength(body)),
+    },
+    body,
+  };
+}

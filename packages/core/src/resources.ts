@@ -1,0 +1,46 @@
+import { isValidResourceName } from '@store/query';
+
+/**
+ * Collections the store keeps for itself (magic links and codes, sessions, rate limits).
+ * They are never reachable through resource routes, whatever a request asks for, and no
+ * resource may be declared over them.
+ */
+export const INTERNAL_COLLECTIONS: ReadonlySet<string> = new Set([
+  'svc-magic-links',
+  'svc-magic-codes',
+  'svc-sessions',
+  'svc-rate-limits',
+]);
+
+/** A resource after option resolution: every field present. */
+export interface ResolvedResource {
+  /** The name in the path: `/posts`. */
+  readonly name: string;
+  /** The collection its documents live in. */
+  readonly collection: string;
+  /** Whether `createdAt` / `updatedAt` are stored. */
+  readonly timestamps: boolean;
+  /** Fields covered by `$search` (a text index over them is ensured at start-up). */
+  readonly search: readonly string[];
+  /** Whether the resource was declared in `resources` (undeclared ones exist unless `restrict`). */
+  readonly declared: boolean;
+}
+
+/** What {@link findResource} needs from the resolved options. */
+export interface ResourceTable {
+  readonly resources: ReadonlyMap<string, ResolvedResource>;
+  readonly restrict: boolean;
+  readonly timestamps: boolean;
+}
+
+/**
+ * The resource a path segment names, or `undefined` when it is not routable: an invalid
+ * name, an internal collection, or an undeclared name under `restrict: true`.
+ */
+export function findResource(table: ResourceTable, name: string): ResolvedResource | undefined {
+  if (!isValidResourceName(name) || INTERNAL_COLLECTIONS.has(name)) return undefined;
+  const declared = table.resources.get(name);
+  if (declared) return declared;
+  if (table.restrict) return undefined;
+  return { name, collection: name, timestamps: table.timestamps, search: [], declared: false };
+}

@@ -1,0 +1,27 @@
+import type { RequestContext } from './context';
+import type { StoreResponse } from './types';
+
+/** What a route answers, before serialization. */
+export interface RouteResult {
+  status: number;
+  /** The JSON body; absent for 204. */
+  data?: unknown;
+  /** Extra headers, lower-case names. */
+  headers?: Record<string, string>;
+}
+
+/** One route: a function of the request context. */
+export type RouteHandler = (ctx: RequestContext) => Promise<RouteResult>;
+
+/**
+ * Serializes a route's answer: JSON in UTF-8, Dates as ISO 8601 strings and ObjectIds as
+ * 24-hex strings (their `toJSON`). `HEAD` gets the headers of the `GET` and no body.
+ */
+export function respond(result: RouteResult, method: string): StoreResponse {
+  const headers = { ...result.headers };
+  if (result.data === undefined) return { status: result.status, headers };
+  const body = JSON.stringify(result.data);
+  headers['content-type'] = 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(body));
+  return method === 'HEAD' ? { status: result.status, headers } : { status: result.status, headers, body };
+}

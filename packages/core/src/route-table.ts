@@ -1,0 +1,36 @@
+import { storeError } from './errors';
+import type { RouteHandler } from './respond';
+import type { RouteKind } from './router';
+import { listChildren } from './routes/children';
+import { createDocument } from './routes/create';
+import { deleteDocument } from './routes/delete';
+import { getDocument } from './routes/get-one';
+import { listDocuments } from './routes/list';
+import { patchDocument } from './routes/patch';
+import { replaceDocument } from './routes/replace';
+
+/** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
+export const ROUTES = {
+  collection: { GET: listDocuments, HEAD: listDocuments, POST: createDocument },
+  document: {
+    GET: getDocument,
+    HEAD: getDocument,
+    PUT: replaceDocument,
+    PATCH: patchDocument,
+    DELETE: deleteDocument,
+  },
+  children: { GET: listChildren, HEAD: listChildren },
+} satisfies Record<RouteKind, Record<string, RouteHandler>>;
+
+/** The handler for a method on a kind of path; 405 `method_not_allowed` with `Allow` otherwise. */
+export function routeFor(kind: RouteKind, method: string): RouteHandler {
+  const methods: Record<string, RouteHandler> = ROUTES[kind];
+  const upper = method.toUpperCase();
+  if (Object.hasOwn(methods, upper)) return methods[upper] as RouteHandler;
+  const allow = Object.keys(methods).join(', ');
+  return () => {
+    throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
+      headers: { allow },
+    });
+  };
+}

@@ -1,0 +1,44 @@
+import { findResource, type ResolvedResource, type ResourceTable } from './resources';
+
+/** The three shapes of resource path. */
+export type RouteKind = 'collection' | 'document' | 'children';
+
+/** A path that names a routable resource. */
+export interface RouteMatch {
+  readonly kind: RouteKind;
+  readonly resource: ResolvedResource;
+  /** The decoded `<id>` segment (document and children routes). */
+  readonly id?: string;
+  /** The `<children>` resource of `GET /<res>/<id>/<children>`. */
+  readonly children?: ResolvedResource;
+}
+
+const KINDS = ['collection', 'document', 'children'] as const satisfies readonly RouteKind[];
+
+function decodeSegments(path: string): string[] | undefined {
+  const trimmed = path.replace(/^\//, '').replace(/\/$/, '');
+  if (trimmed === '') return undefined;
+  try {
+    const segments = trimmed.split('/').map(decodeURIComponent);
+    return segments.every((segment) => segment !== '') ? segments : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resource route a path names, or `undefined` when it names none: then the request is
+ * not the store's, and the adapter passes it on (`next()`), so the host's own routes work.
+ * That covers invalid resource names, internal collections, undeclared names under
+ * `restrict`, more than three segments and malformed percent-encoding.
+ */
+export function matchRoute(path: string, table: ResourceTable): RouteMatch | undefined {
+  const segments = decodeSegments(path);
+  const [name, id, childName] = segments ?? [];
+  const kind = segments ? KINDS[segments.length - 1] : undefined;
+  const resource = name === undefined ? undefined : findResource(table, name);
+  if (!kind || !resource) return undefined;
+  if (kind !== 'children') return { kind, resource, ...(id === undefined ? {} : { id }) };
+  const children = findResource(table, childName as string);
+  return children && { kind, resource, id: id as string, children };
+}

@@ -1,0 +1,21 @@
+import type { RequestContext } from '../context';
+import { idToString } from '../ids';
+import { parseJsonBody } from '../parse-body';
+import type { RouteResult } from '../respond';
+import { stampCreated } from '../timestamps';
+import { idForNewDocument } from './body-id';
+
+/** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */
+function location(ctx: RequestContext, id: unknown): string {
+  const base = ctx.options.baseUrl ?? (ctx.request.mountPath ?? '').replace(/\/+$/, '');
+  return `${base}/${encodeURIComponent(ctx.resource.name)}/${encodeURIComponent(idToString(id))}`;
+}
+
+/** `POST /<res>`: stores the body as a new document; 201 with it and its `Location`; 409 when the `_id` is taken. */
+export async function createDocument(ctx: RequestContext): Promise<RouteResult> {
+  const body = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
+  const _id = idForNewDocument(body._id);
+  const document = stampCreated(ctx, Object.assign(Object.create(null), { _id }, body, { _id }));
+  await ctx.collection.insertOne(document);
+  return { status: 201, data: document, headers: { location: location(ctx, _id) } };
+}
