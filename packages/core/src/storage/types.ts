@@ -43,7 +43,11 @@ export interface StoreCollection {
   countDocuments(filter: Document): Promise<number>;
   /** Throws an error whose `code` is 11000 when the `_id` (or a unique key) is taken. */
   insertOne(doc: Document): Promise<{ insertedId: unknown }>;
-  findOneAndReplace(filter: Document, replacement: Document, options: ModifyOptions): Promise<Document | null>;
+  findOneAndReplace(
+    filter: Document,
+    replacement: Document,
+    options: ModifyOptions,
+  ): Promise<Document | null>;
   findOneAndUpdate(filter: Document, update: Document, options: ModifyOptions): Promise<Document | null>;
   updateOne(
     filter: Document,

@@ -1,0 +1,97 @@
+/**
+ * Turns a MongoDB filter into a document test for the embedded engine: mingo with the geo
+ * operators added, `$text` rewritten onto the collection's text index, `$where` and other
+ * scripts disabled, and the one `$nearSphere` (if any) located so results can be sorted by
+ * distance.
+ */
+import { Context, Query } from 'mingo';
+import type { Document } from '../types';
+import { asBadValue, EmbeddedDbError } from './errors';
+import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
+import type { Point } from './geo-types';
+import type { CollectionIndexes } from './indexes';
+import { textMatcher } from './text-search';
+import { isPlainObject, setOwn } from './values';
+
+/** Internal field-level stand-in for the top-level `$text` operator (mingo has no `$text`). */
+const TEXT_OPERATOR = '$__embeddedText';
+const LOGICAL = ['$and', '$or', '$nor'] as const;
+
+/** A filter ready to test documents. */
+export interface CompiledFilter {
+  test(doc: Document): boolean;
+  /** The `$nearSphere` of the filter: results are sorted by distance from `point` when no sort is given. */
+  near: { field: string; point: Point } | undefined;
+  /** What mingo's updater needs to resolve positional `$` paths. */
+  condition: Document;
+  context: Context;
+}
+
+function rewriteText(filter: Document): Document {
+  const out: Document = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key !== '$text') {
+      const logical = (LOGICAL as readonly string[]).includes(key) && Array.isArray(value);
+      setOwn(
+        out,
+        key,
+        logical ? value.map((clause) => (isPlainObject(clause) ? rewriteText(clause) : clause)) : value,
+      );
+    }
+  }
+  if (!('$text' in filter)) return out;
+  return { $and: [out, { _id: { [TEXT_OPERATOR]: filter.$text } }] };
+}
+
+type NearFound = { field: string; operand: unknown; topLevel: boolean };
+
+function findNear(filter: Document, topLevel: boolean, found: NearFound[]): NearFound[] {
+  for (const [key, value] of Object.entries(filter)) {
+    if (Array.isArray(value) && key.startsWith('$')) {
+      for (const clause of value)
+        if (isPlainObject(clause)) findNear(clause, topLevel && key === '$and', found);
+    } else if (isPlainObject(value) && '$nearSphere' in value) {
+      found.push({ field: key, operand: value.$nearSphere, topLevel });
+    } else if (isPlainObject(value) && isPlainObject(value.$not) && '$nearSphere' in value.$not) {
+      found.push({ field: key, operand: value.$not.$nearSphere, topLevel: false });
+    }
+  }
+  return found;
+}
+
+function locateNear(filter: Document, indexes: CollectionIndexes): CompiledFilter['near'] {
+  const found = findNear(filter, true, []);
+  const [first] = found;
+  if (!first) return undefined;
+  if (found.length > 1) throw new EmbeddedDbError('BadValue', 'Too many geoNear expressions');
+  if (!first.topLevel) throw new EmbeddedDbError('BadValue', 'geoNear must be top-level expr');
+  if (!indexes.hasGeoIndex(first.field)) {
+    throw new EmbeddedDbError('NoQueryExecutionPlans', 'unable to find index for $geoNear query');
+  }
+  return { field: first.field, point: parseNearSphere(first.operand).point };
+}
+
+function operatorContext(indexes: CollectionIndexes): Context {
+  const text: FieldOperator = (_field, operand) => {
+    const fields = indexes.textFields();
+    if (!fields) throw new EmbeddedDbError('IndexNotFound', 'text index required for $text query');
+    return textMatcher(operand, fields);
+  };
+  const operators: Record<string, FieldOperator> = {
+    $geoWithin: geoWithin,
+    $geoIntersects: geoIntersects,
+    $nearSphere: nearSphere,
+    [TEXT_OPERATOR]: text,
+  };
+  return Context.init().addQueryOps(operators as unknown as Parameters<Context['addQueryOps']>[0]);
+}
+
+/** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
+export function compileFilter(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
+  if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
+  const near = locateNear(filter, indexes);
+  const condition = rewriteText(filter);
+  const context = operatorContext(indexes);
+  const query = asBadValue('filter', () => new Query(condition, { context, scriptEnabled: false }));
+  return { test: (doc) => asBadValue('filter', () => query.test(doc)), near, condition, context };
+}

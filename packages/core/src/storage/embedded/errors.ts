@@ -1,0 +1,65 @@
+/**
+ * Errors of the embedded engine, shaped like the driver's `MongoServerError`: a numeric
+ * `code` and a `codeName` taken from MongoDB's own table, so callers handle both engines
+ * with one check (`error.code === 11000`).
+ */
+
+/** MongoDB error codes the embedded engine raises, by MongoDB's code name. */
+export const EMBEDDED_ERROR_CODES = {
+  BadValue: 2,
+  FailedToParse: 9,
+  IndexNotFound: 27,
+  ConflictingUpdateOperators: 40,
+  InvalidIdField: 53,
+  ImmutableField: 66,
+  CannotCreateIndex: 67,
+  InvalidNamespace: 73,
+  IndexOptionsConflict: 85,
+  IndexKeySpecsConflict: 86,
+  NoQueryExecutionPlans: 291,
+  DuplicateKey: 11000,
+  InterruptedAtShutdown: 11600,
+} as const satisfies Record<string, number>;
+
+/** A MongoDB code name the embedded engine uses. */
+export type EmbeddedErrorCodeName = keyof typeof EMBEDDED_ERROR_CODES;
+
+/** Extra fields of a duplicate-key error, as the driver reports them. */
+export interface DuplicateKeyInfo {
+  keyPattern: Record<string, unknown>;
+  keyValue: Record<string, unknown>;
+}
+
+/** An error of the embedded engine: `code` and `codeName` as MongoDB would report them. */
+export class EmbeddedDbError extends Error {
+  override readonly name = 'EmbeddedDbError';
+  /** MongoDB's numeric error code (11000 for a duplicate key). */
+  readonly code: number;
+  /** MongoDB's name for `code`, e.g. `DuplicateKey`. */
+  readonly codeName: EmbeddedErrorCodeName;
+  /** Duplicate key only: the index key pattern that was violated. */
+  readonly keyPattern?: Record<string, unknown>;
+  /** Duplicate key only: the key value that is already taken. */
+  readonly keyValue?: Record<string, unknown>;
+
+  constructor(codeName: EmbeddedErrorCodeName, message: string, duplicate?: DuplicateKeyInfo) {
+    super(message);
+    this.codeName = codeName;
+    this.code = EMBEDDED_ERROR_CODES[codeName];
+    if (duplicate) {
+      this.keyPattern = duplicate.keyPattern;
+      this.keyValue = duplicate.keyValue;
+    }
+  }
+}
+
+/** Runs `fn`, turning any foreign error (mingo, bson, turf) into a `BadValue` {@link EmbeddedDbError}. */
+export function asBadValue<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof EmbeddedDbError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new EmbeddedDbError('BadValue', `invalid ${what}: ${detail}`);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The indexes of one embedded collection: recorded like MongoDB's (names, conflicts), with
+ * unique indexes enforced through a key -> document map, text and 2dsphere indexes consulted
+ * by `$text` / `$nearSphere`, and TTL indexes telling which documents have expired.
+ */
+import type { Document, IndexOptions, IndexSpec } from '../types';
+import { EmbeddedDbError } from './errors';
+import { createUniqueIndex, type UniqueIndex } from './unique-index';
+import { isPlainObject } from './values';
+
+const KEY_KINDS: ReadonlySet<unknown> = new Set([1, -1, 'text', '2dsphere']);
+const MAX_TTL_SECONDS = 2_147_483_647;
+
+interface RecordedIndex {
+  name: string;
+  spec: IndexSpec;
+  options: { unique: boolean; sparse: boolean; expireAfterSeconds: number | undefined };
+  unique?: UniqueIndex;
+}
+
+function validateSpec(spec: unknown): asserts spec is IndexSpec {
+  if (!isPlainObject(spec) || Object.keys(spec).length === 0) {
+    throw new EmbeddedDbError('CannotCreateIndex', 'index key specification must be a non-empty object');
+  }
+  for (const [field, kind] of Object.entries(spec)) {
+    const validField =
+      field === '$**' || (field !== '' && !field.split('.').some((s) => s === '' || s.startsWith('$')));
+    if (!validField || !KEY_KINDS.has(kind)) {
+      throw new EmbeddedDbError('CannotCreateIndex', `bad index key "${field}": ${JSON.stringify(kind)}`);
+    }
+  }
+}
+
+function resolveOptions(spec: IndexSpec, options: IndexOptions): RecordedIndex['options'] {
+  const ttl = options.expireAfterSeconds;
+  if (ttl !== undefined) {
+    const singleField = Object.keys(spec).length === 1 && !('_id' in spec);
+    if (!Number.isInteger(ttl) || ttl < 0 || ttl > MAX_TTL_SECONDS || !singleField) {
+      throw new EmbeddedDbError(
+        'CannotCreateIndex',
+        'expireAfterSeconds needs one non-_id field and 0..2^31-1',
+      );
+    }
+  }
+  return { unique: options.unique === true, sparse: options.sparse === true, expireAfterSeconds: ttl };
+}
+
+const defaultName = (spec: IndexSpec): string =>
+  Object.entries(spec)
+    .map(([field, kind]) => `${field}_${kind}`)
+    .join('_');
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The index set of one collection. */
+export class CollectionIndexes {
+  readonly #indexes: RecordedIndex[] = [];
+
+  /** Records an index (building and checking a unique one over `docs`); returns its name. */
+  create(spec: unknown, rawOptions: IndexOptions, docs: Iterable<[string, Document]>): string {
+    validateSpec(spec);
+    const options = resolveOptions(spec, rawOptions);
+    const name = rawOptions.name ?? defaultName(spec);
+    const existing = this.#indexes.find((index) => index.name === name || sameJson(index.spec, spec));
+    if (existing) return this.#reuse(existing, name, spec, options);
+    const isText = Object.values(spec).includes('text');
+    if (isText && this.textFields()) {
+      throw new EmbeddedDbError('IndexOptionsConflict', 'a collection can have only one text index');
+    }
+    const index: RecordedIndex = { name, spec, options };
+    if (options.unique) index.unique = createUniqueIndex(spec, options.sparse, docs);
+    this.#indexes.push(index);
+    return name;
+  }
+
+  #reuse(existing: RecordedIndex, name: string, spec: IndexSpec, options: RecordedIndex['options']): string {
+    if (!sameJson(existing.spec, spec)) {
+      throw new EmbeddedDbError('IndexKeySpecsConflict', `an index named ${name} exists with different keys`);
+    }
+    if (existing.name !== name || !sameJson(existing.options, options)) {
+      throw new EmbeddedDbError(
+        'IndexOptionsConflict',
+        `index ${existing.name} exists with different options`,
+      );
+    }
+    return name;
+  }
+
+  /** Fields of the text index (`['$**']` for a wildcard one), or undefined without a text index. */
+  textFields(): string[] | undefined {
+    const index = this.#indexes.find((candidate) => Object.values(candidate.spec).includes('text'));
+    if (!index) return undefined;
+    return Object.entries(index.spec)
+      .filter(([, kind]) => kind === 'text')
+      .map(([field]) => field);
+  }
+
+  /** True when `field` has a 2dsphere index. */
+  hasGeoIndex(field: string): boolean {
+    return this.#indexes.some((index) => index.spec[field] === '2dsphere');
+  }
+
+  /** TTL indexes as `{ field, seconds }`. */
+  ttl(): Array<{ field: string; seconds: number }> {
+    return this.#indexes.flatMap((index) => {
+      const field = Object.keys(index.spec)[0];
+      const seconds = index.options.expireAfterSeconds;
+      return field !== undefined && seconds !== undefined ? [{ field, seconds }] : [];
+    });
+  }
+
+  /**
+   * Moves the document `key` from `before` (absent on insert) to `after` (absent on delete)
+   * in every unique index, or throws a duplicate-key error and changes nothing.
+   */
+  move(key: string, before: Document | undefined, after: Document | undefined): void {
+    const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
+    if (after) for (const unique of uniques) unique.check(key, after);
+    for (const unique of uniques) {
+      if (before) unique.remove(key, before);
+      if (after) unique.add(key, after);
+    }
+  }
+}

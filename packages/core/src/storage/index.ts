@@ -1,0 +1,21 @@
+/** The storage layer of `@store/core`: the interface, the embedded engine and `openStorage`. */
+
+export {
+  createEmbeddedDb,
+  EMBEDDED_ERROR_CODES,
+  type EmbeddedDb,
+  EmbeddedDbError,
+  type EmbeddedErrorCodeName,
+  isEmbeddedDb,
+} from './embedded/index';
+export { type OpenedStorage, openStorage, type StorageOption, StorageOptionError } from './open-storage';
+export type {
+  Document,
+  FindCursor,
+  FindOptions,
+  IndexOptions,
+  IndexSpec,
+  ModifyOptions,
+  StoreCollection,
+  StoreDb,
+} from './types';
