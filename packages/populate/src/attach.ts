@@ -89,11 +89,21 @@ async function relate<C>(
     batchRounds: options.batchRounds,
   };
   const lists = await batchedJoin(plan, docs);
-  const hidden = scope.hidden ?? [];
+  return publicCopies(lists, scope.hidden ?? []);
+}
+
+/** One copy per related document (shared by every list it is in), without the hidden fields. */
+function publicCopies(lists: PopulateDocument[][], hidden: readonly string[]): PopulateDocument[][] {
   const copies = new Map<PopulateDocument, PopulateDocument>();
-  const copy = (doc: PopulateDocument) =>
-    copies.get(doc) ?? copies.set(doc, omitFields(doc, hidden)).get(doc);
-  return lists.map((list) => list.map((doc) => copy(doc) as PopulateDocument));
+  return lists.map((list) =>
+    list.map((doc) => {
+      const known = copies.get(doc);
+      if (known !== undefined) return known;
+      const copy = omitFields(doc, hidden);
+      copies.set(doc, copy);
+      return copy;
+    }),
+  );
 }
 
 /**
