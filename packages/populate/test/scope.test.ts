@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
-import { attachRelations, type PopulateDocument, PopulateError } from '../src/index';
+import {
+  attachRelations,
+  type PopulateDocument,
+  PopulateError,
+  requiredFields,
+  withJoinKeys,
+} from '../src/index';
 import { describeEngines, seed } from './support/engines';
 
 const ids = (list: unknown) => (list as PopulateDocument[]).map((doc) => doc._id);
@@ -52,6 +58,26 @@ describeEngines('caller scope and input safety', (engine) => {
       strip: ['_id', 'company_id', 'company_ids'],
     });
     expect(out).toEqual([{ name: 'Ann', companies: [{ _id: 1 }] }]);
+  });
+
+  it('adds relations when $select left out the join keys, and leaves the keys out', async () => {
+    const db = await engine.createDb();
+    await seed(db, 'companies', [{ _id: 1, name: 'A' }]);
+    await seed(db, 'projects', [{ _id: 'p', employee_ids: ['e'] }]);
+    await seed(db, 'employees', [{ _id: 'e', name: 'Ann', company_id: 1, age: 30 }]);
+    const keys = requiredFields('employees', ['projects'], ['companies']);
+    const { projection, added } = withJoinKeys({ name: 1, _id: 0 }, keys);
+    const page = await db.collection('employees').find({}, { projection }).toArray();
+    const out = await attachRelations(page, {
+      db,
+      resource: 'employees',
+      populate: ['projects'],
+      fill: ['companies'],
+      strip: added,
+    });
+    expect(out).toEqual([
+      { name: 'Ann', projects: [{ _id: 'p', employee_ids: ['e'] }], companies: [{ _id: 1, name: 'A' }] },
+    ]);
   });
 
   it('lists a child once even when it references the parent in both fields', async () => {

@@ -7,7 +7,10 @@ import type { PopulateDocument, PopulateFindOptions } from '../../src/index';
 
 /** The database surface the tests use: what populate reads plus `insertOne` to seed. */
 export interface SeedableCollection {
-  find(filter: PopulateDocument, options?: PopulateFindOptions): { toArray(): Promise<PopulateDocument[]> };
+  find(
+    filter: PopulateDocument,
+    options?: PopulateFindOptions & { projection?: Record<string, 0 | 1> },
+  ): { toArray(): Promise<PopulateDocument[]> };
   insertOne(doc: PopulateDocument): Promise<unknown>;
 }
 
@@ -39,7 +42,7 @@ export function createMingoDb(): SeedableDb {
     collection: (name) => ({
       find: (filter, options) => ({
         toArray: async () => {
-          let cursor = find(docsOf(name), filter);
+          let cursor = find(docsOf(name), filter, options?.projection);
           if (options?.sort) cursor = cursor.sort(options.sort);
           if (options?.limit !== undefined) cursor = cursor.limit(options.limit);
           return cursor.all().map((doc) => clone(doc));
