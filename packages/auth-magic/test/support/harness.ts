@@ -1,0 +1,52 @@
+import type { EngineUnderTest } from '../../../core/test/support/engines';
+import type { AuthDocument, AuthOptions } from '../../src/index';
+import { createTestAuth } from '../../src/testing';
+
+/** Collections whose contents "nothing else changed" assertions compare. */
+const WATCHED = ['svc-magic-links', 'svc-magic-codes', 'users', 'svc-sessions'] as const;
+
+/**
+ * Flow deps on a fresh database of `engine`, with a clock the test moves forward (never back,
+ * so the embedded engine's real-time TTL sweep never races it) and generous send limits unless
+ * the test sets its own.
+ */
+export async function harness(engine: EngineUnderTest, options: AuthOptions = {}) {
+  const db = await engine.createDb();
+  let offset = 0;
+  const auth = createTestAuth(db, {
+    clock: () => new Date(Date.now() + offset),
+    rateLimit: { perAddress: { max: 1000 }, perIp: { max: 1000 } },
+    ...options,
+  });
+  const all = (name: string) =>
+    db
+      .collection(name)
+      .find({}, { sort: { _id: 1 } })
+      .toArray();
+  return {
+    ...auth,
+    db,
+    /** Moves the flows' clock forward. */
+    advance(ms: number) {
+      offset += ms;
+    },
+    all,
+    /** Every document of the watched collections, to compare before and after a refused call. */
+    async snapshot(): Promise<Record<string, AuthDocument[]>> {
+      const entries = await Promise.all(WATCHED.map(async (name) => [name, await all(name)] as const));
+      return Object.fromEntries(entries);
+    },
+  };
+}
+
+/** Asserts a promise rejects with this status and code, returning the error. */
+export async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: string; headers?: Record<string, string> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { status: number; code: string };
+  }
+  throw new Error('expected a refusal, got success');
+}
