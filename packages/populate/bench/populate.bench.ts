@@ -1,16 +1,16 @@
 /**
  * By-hand benchmark (never a timed test): a page of 100 parents, each with 10 children,
  * listed then populated, against two plain list queries (the 100 parents, then 1000 children
- * unfiltered, or selected by a hand-written `company_id: { $in }`). Engine: the mingo test
- * double (core's embedded engine once it is committed).
+ * unfiltered, or selected by a hand-written `company_id: { $in }`), on core's embedded engine
+ * (imported by relative path; populate's code never imports core).
  * Run: pnpm vitest bench --project populate --run
  */
 import { bench, describe } from 'vitest';
+import { createEmbeddedDb } from '../../core/src/storage/index';
 import { attachRelations, type PopulateDb } from '../src/index';
-import { createMingoDb } from '../test/support/mingo-db';
 
 const PARENTS = 1000;
-const db = createMingoDb();
+const db = createEmbeddedDb();
 for (let i = 1; i <= PARENTS; i++) {
   await db.collection('companies').insertOne({ _id: i, name: `company ${i}` });
   for (let j = 0; j < 10; j++) {

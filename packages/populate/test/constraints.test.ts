@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { StoreDb } from '../../core/src/storage/index';
 import {
   attachRelations,
   type PopulateDocument,
@@ -6,7 +7,7 @@ import {
   resolvePopulateOptions,
 } from '../src/index';
 import { countingDb } from './support/counting';
-import { describeEngines, seed } from './support/engines';
+import { describeEngines, type EngineUnderTest, seed } from './support/engines';
 
 const ids = (list: unknown) => (list as PopulateDocument[]).map((doc) => doc._id);
 
@@ -14,7 +15,7 @@ interface Ctx {
   team: string;
 }
 
-async function companiesWithEmployees(engine: { createDb(): Promise<Parameters<typeof seed>[0]> }) {
+async function companiesWithEmployees(engine: EngineUnderTest) {
   const db = await engine.createDb();
   await seed(db, 'employees', [
     { _id: 'a', company_id: 1, name: 'Ann', age: 30, team: 'red' },
@@ -27,11 +28,7 @@ async function companiesWithEmployees(engine: { createDb(): Promise<Parameters<t
   return db;
 }
 
-async function employeesOf(
-  db: Parameters<typeof seed>[0],
-  population: PopulateOptions<Ctx>['population'],
-  context?: Ctx,
-) {
+async function employeesOf(db: StoreDb, population: PopulateOptions<Ctx>['population'], context?: Ctx) {
   const options = resolvePopulateOptions<Ctx>({ population });
   const page = [{ _id: 1 }, { _id: 2 }];
   const out = await attachRelations(

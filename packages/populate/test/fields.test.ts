@@ -1,3 +1,4 @@
+import type { Projection } from '@store/query';
 import { describe, expect, it } from 'vitest';
 import { omitFields, requiredFields, stripFields, withJoinKeys } from '../src/index';
 
@@ -19,7 +20,7 @@ describe('requiredFields', () => {
 
 describe('withJoinKeys', () => {
   const keys = ['_id', 'company_id', 'company_ids'];
-  it.each([
+  it.each<[string, Projection | undefined, Projection | undefined, string[]]>([
     ['no projection', undefined, undefined, []],
     ['an inclusion without the keys', { name: 1, _id: 0 }, { name: 1, company_id: 1, company_ids: 1 }, keys],
     [

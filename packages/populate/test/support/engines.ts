@@ -1,27 +1,13 @@
 /**
- * The engines populate's suites run on. Until `@store/core`'s embedded engine and its
- * `describeEngines` helper are committed, the only engine is the mingo double.
+ * The engines populate's suites run on: `@store/core`'s `describeEngines` (the embedded engine
+ * always, a real MongoDB when one is available, otherwise that tier is skipped by name).
+ * Imported by relative path, for the tests only: populate's own code never imports core.
  */
-import { describe } from 'vitest';
-import { createMingoDb, type SeedableDb } from './mingo-db';
+import type { StoreDb } from '../../../core/src/storage/index';
 
-/** One engine as a suite sees it. */
-export interface TestEngine {
-  name: string;
-  createDb(): Promise<SeedableDb>;
-}
-
-/** Runs `body` once per engine inside `describe('<title> [<engine>]')`. */
-export function describeEngines(title: string, body: (engine: TestEngine) => void): void {
-  describe(`${title} [mingo double]`, () =>
-    body({ name: 'mingo double', createDb: async () => createMingoDb() }));
-}
+export { describeEngines, type EngineUnderTest } from '../../../core/test/support/engines';
 
 /** Inserts `docs` into `collection`, in order. */
-export async function seed(
-  db: SeedableDb,
-  collection: string,
-  docs: Record<string, unknown>[],
-): Promise<void> {
+export async function seed(db: StoreDb, collection: string, docs: Record<string, unknown>[]): Promise<void> {
   for (const doc of docs) await db.collection(collection).insertOne(doc);
 }
