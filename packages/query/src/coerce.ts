@@ -5,7 +5,8 @@ type Coercion = (value: string) => unknown;
 
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^-?\d+$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const HEX24 = /^[0-9a-fA-F]{24}$/;
 /** Largest epoch-milliseconds magnitude a JavaScript Date holds. */
 const MAX_EPOCH_MS = 8.64e15;
@@ -45,7 +46,9 @@ function toDate(value: string): Date | undefined {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return undefined;
   // Reject roll-overs (2024-02-30 -> 2024-03-01) by checking the calendar fields.
-  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0)));
+  const check = new Date(
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0)),
+  );
   if (check.getUTCDate() !== Number(d) || check.getUTCMonth() !== Number(mo) - 1) return undefined;
   if (Number(h ?? 0) > 23 || Number(mi ?? 0) > 59 || Number(s ?? 0) > 59) return undefined;
   return date;

@@ -131,14 +131,12 @@ describe('compileQuery', () => {
       expect(filterOf(query)).toEqual(filter);
     });
 
-    it.each([
-      'a:size=-1',
-      'a:size=1.5',
-      'a:exists=1',
-      't:contains=',
-    ])('rejects %s with invalid_query', (query) => {
-      expect(errorOf(() => compileQuery(query)).code).toBe('invalid_query');
-    });
+    it.each(['a:size=-1', 'a:size=1.5', 'a:exists=1', 't:contains='])(
+      'rejects %s with invalid_query',
+      (query) => {
+        expect(errorOf(() => compileQuery(query)).code).toBe('invalid_query');
+      },
+    );
 
     it('rejects a contains longer than 256 characters with unsafe_regex', () => {
       expect(errorOf(() => compileQuery(`t:contains=${'a'.repeat(257)}`)).code).toBe('unsafe_regex');
@@ -210,7 +208,10 @@ describe('compileQuery', () => {
     });
 
     it('$populate and $fill: names in order, deduplicated, commas allowed', () => {
-      expect(compileQuery('$populate=employees&$populate=notes,employees').populate).toEqual(['employees', 'notes']);
+      expect(compileQuery('$populate=employees&$populate=notes,employees').populate).toEqual([
+        'employees',
+        'notes',
+      ]);
       expect(compileQuery('$fill[]=companies&$fill[]=users').fill).toEqual(['companies', 'users']);
     });
 
@@ -232,7 +233,9 @@ describe('compileQuery', () => {
     });
 
     it('$regex applies x and s to the pattern itself', () => {
-      expect(filterOf(q(['$regex', '["t","a b # comment\\n c [ ]","x"]']))).toEqual({ t: { $regex: 'abc[ ]' } });
+      expect(filterOf(q(['$regex', '["t","a b # comment\\n c [ ]","x"]']))).toEqual({
+        t: { $regex: 'abc[ ]' },
+      });
       expect(filterOf(q(['$regex', '["t","a.b[.]","s"]']))).toEqual({ t: { $regex: 'a[\\s\\S]b[.]' } });
     });
 
@@ -298,7 +301,9 @@ describe('compileQuery', () => {
       expect(long).toMatchObject({ code: 'invalid_query', parameter: '$query' });
       const regex = errorOf(() => compileQuery(q(['$regex', `["a","${'a'.repeat(257)}"]`])));
       expect(regex).toMatchObject({ code: 'unsafe_regex', parameter: '$regex' });
-      expect(filterOf(q(['$regex', `["a","${'a'.repeat(256)}"]`]))).toEqual({ a: { $regex: 'a'.repeat(256) } });
+      expect(filterOf(q(['$regex', `["a","${'a'.repeat(256)}"]`]))).toEqual({
+        a: { $regex: 'a'.repeat(256) },
+      });
     });
 
     it.each(['$foo=1', '$=1', '$Select=a', '$where=1'])('%s -> unknown_parameter', (query) => {
@@ -383,12 +388,19 @@ describe('compileQuery', () => {
       const error = errorOf(() => compileQuery('$query={"$where":"1"}'));
       expect(error).toBeInstanceOf(Error);
       expect(error).toBeInstanceOf(QueryError);
-      expect(error).toMatchObject({ name: 'QueryError', status: 400, code: 'forbidden_operator', parameter: '$query' });
+      expect(error).toMatchObject({
+        name: 'QueryError',
+        status: 400,
+        code: 'forbidden_operator',
+        parameter: '$query',
+      });
       expect(error.detail).toContain('$where');
     });
 
     it('isQueryError recognises a copy from another build and nothing else', () => {
-      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(true);
+      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(
+        true,
+      );
       expect(isQueryError({ name: 'QueryError', status: 400, code: 'nope' })).toBe(false);
       expect(isQueryError(new Error('x'))).toBe(false);
       expect(isQueryError(null)).toBe(false);

@@ -14,7 +14,8 @@ function addFlag(flags: Record<string, string | string[]>, { key, values }: Para
     fail('invalid_query', key, `${key}: a flag needs a name (1 to ${LIMITS.textLength} characters)`);
   }
   const previous = flags[name];
-  const all = previous === undefined ? values : [...(Array.isArray(previous) ? previous : [previous]), ...values];
+  const all =
+    previous === undefined ? values : [...(Array.isArray(previous) ? previous : [previous]), ...values];
   flags[name] = all.length === 1 ? (all[0] as string) : all;
 }
 

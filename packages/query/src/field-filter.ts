@@ -19,14 +19,19 @@ function conditions({ key, values }: Param, modifiers: string[]): Condition[] {
   if (first === 'geo') {
     const form = modifiers.slice(1).join(':');
     if (!isGeoForm(form)) fail('invalid_query', key, `${key}: unknown geo form "${form}"`);
-    if (form === 'near' && values.length > 1) fail('invalid_query', key, `${key}: only one geo:near is allowed`);
+    if (form === 'near' && values.length > 1)
+      fail('invalid_query', key, `${key}: only one geo:near is allowed`);
     return values.map((v) => GEO_FORMS[form](v, key));
   }
   if (isCoercionName(first) && second === undefined) return OPERATORS.eq.build(values, first, key);
   if (!isOperatorName(first)) fail('invalid_query', key, `${key}: unknown modifier "${first}"`);
   const op = OPERATORS[first];
   if (second !== undefined && (rest.length > 0 || !isCoercionName(second) || !op.coercible)) {
-    fail('invalid_query', key, `${key}: "${modifiers.slice(1).join(':')}" is not a valid coercion for ${first}`);
+    fail(
+      'invalid_query',
+      key,
+      `${key}: "${modifiers.slice(1).join(':')}" is not a valid coercion for ${first}`,
+    );
   }
   return op.build(values, second as Parameters<typeof op.build>[1], key);
 }

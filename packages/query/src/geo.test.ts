@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compileQuery, isQueryError } from './index';
 
-const square = [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]];
+const square = [
+  [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, 1],
+    [0, 0],
+  ],
+];
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
 
 describe('geo filters', () => {
@@ -39,12 +47,72 @@ describe('geo filters', () => {
 
   it.each([
     ['loc:geo:ins:polygon', 'not json'],
-    ['loc:geo:ins:polygon', [[[0, 0], [1, 0], [1, 1], [0, 1]]]],
-    ['loc:geo:ins:polygon', [[[0, 0], [1, 0], [0, 0]]]],
-    ['loc:geo:ins:polygon', [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0.5]]]],
-    ['loc:geo:win:polygon', [[[0, 0], [181, 0], [1, 1], [0, 0]]]],
-    ['loc:geo:win:polygon', [[[0, 0], [1, -91], [1, 1], [0, 0]]]],
-    ['loc:geo:win:polygon', [[[0, 0], ['1', 0], [1, 1], [0, 0]]]],
+    [
+      'loc:geo:ins:polygon',
+      [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 1],
+        ],
+      ],
+    ],
+    [
+      'loc:geo:ins:polygon',
+      [
+        [
+          [0, 0],
+          [1, 0],
+          [0, 0],
+        ],
+      ],
+    ],
+    [
+      'loc:geo:ins:polygon',
+      [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 1],
+          [0, 0.5],
+        ],
+      ],
+    ],
+    [
+      'loc:geo:win:polygon',
+      [
+        [
+          [0, 0],
+          [181, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    ],
+    [
+      'loc:geo:win:polygon',
+      [
+        [
+          [0, 0],
+          [1, -91],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    ],
+    [
+      'loc:geo:win:polygon',
+      [
+        [
+          [0, 0],
+          ['1', 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    ],
     ['loc:geo:win:polygon', []],
     ['loc:geo:win:multipolygon', square],
     ['loc:geo:near', [1]],

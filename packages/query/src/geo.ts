@@ -50,10 +50,12 @@ export const GEOMETRIES = {
 
 /** Why `value` is not a valid GeoJSON geometry (`{ type, coordinates }`), or `undefined`. */
 export function geometryProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '$geometry must be an object';
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return '$geometry must be an object';
   const { type, coordinates, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0) return '$geometry takes only type and coordinates';
-  if (typeof type !== 'string' || !Object.hasOwn(GEOMETRIES, type)) return `unsupported geometry type ${String(type)}`;
+  if (typeof type !== 'string' || !Object.hasOwn(GEOMETRIES, type))
+    return `unsupported geometry type ${String(type)}`;
   return GEOMETRIES[type as keyof typeof GEOMETRIES](coordinates);
 }
 

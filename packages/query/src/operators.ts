@@ -67,7 +67,10 @@ export const OPERATORS = {
     },
   },
   in: { coercible: true, build: (values, coerce, parameter) => [{ $in: forms(values, coerce, parameter) }] },
-  nin: { coercible: true, build: (values, coerce, parameter) => [{ $nin: forms(values, coerce, parameter) }] },
+  nin: {
+    coercible: true,
+    build: (values, coerce, parameter) => [{ $nin: forms(values, coerce, parameter) }],
+  },
   lt: { coercible: true, build: compare('$lt') },
   gt: { coercible: true, build: compare('$gt') },
   lte: { coercible: true, build: compare('$lte') },
@@ -86,7 +89,8 @@ export const OPERATORS = {
     coercible: false,
     build: (values, _coerce, parameter) =>
       values.map((v) => {
-        if (v !== 'true' && v !== 'false') fail('invalid_query', parameter, `${parameter}: "${v}" is not true or false`);
+        if (v !== 'true' && v !== 'false')
+          fail('invalid_query', parameter, `${parameter}: "${v}" is not true or false`);
         return { $exists: v === 'true' };
       }),
   },

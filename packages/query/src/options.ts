@@ -10,14 +10,17 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+const DEFAULTS: ResolvedQueryOptions = { defaultLimit: 10, maxLimit: 1000 };
+
 /**
  * Applies the defaults of {@link QueryOptions} (`??`, so an explicit `undefined` keeps the
  * default) and fails fast, naming the option, on a value that is not an integer >= 1 or on
  * `defaultLimit > maxLimit`. Passing an already resolved object returns an equal one.
  */
-export function resolveQueryOptions(options: QueryOptions = {}): ResolvedQueryOptions {
-  const defaultLimit = positiveInteger('defaultLimit', options.defaultLimit ?? 10);
-  const maxLimit = positiveInteger('maxLimit', options.maxLimit ?? 1000);
+export function resolveQueryOptions(options?: QueryOptions): ResolvedQueryOptions {
+  if (options === undefined) return { ...DEFAULTS };
+  const defaultLimit = positiveInteger('defaultLimit', options.defaultLimit ?? DEFAULTS.defaultLimit);
+  const maxLimit = positiveInteger('maxLimit', options.maxLimit ?? DEFAULTS.maxLimit);
   if (defaultLimit > maxLimit) {
     throw new TypeError(`QueryOptions.defaultLimit (${defaultLimit}) exceeds maxLimit (${maxLimit})`);
   }

@@ -52,7 +52,53 @@ function fromRecord(record: Record<string, unknown>): Param[] {
   return params;
 }
 
+function decode(text: string): string {
+  const plus = text.includes('+') ? text.replace(/\+/g, ' ') : text;
+  if (!plus.includes('%')) return plus;
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus; // qs keeps malformed escapes as they are
+  }
+}
+
+const ENCODED_BRACKET = /%5[bd]/i;
+
+/**
+ * The same result as `qs.parse(input, QS_OPTIONS)` (checked against qs by a property test)
+ * for a string whose only brackets are a trailing `[]` on keys, about three times faster;
+ * `undefined` for anything else, which then goes to qs.
+ */
+export function parseFlat(input: string): Record<string, unknown> | undefined {
+  if (ENCODED_BRACKET.test(input)) return undefined; // qs turns every %5B/%5D into a bracket first
+  const text = input.charCodeAt(0) === 63 /* ? */ ? input.slice(1) : input;
+  const parts = text.split('&');
+  if (parts.length > LIMITS.parameters) {
+    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
+  }
+  const out: Record<string, unknown> = Object.create(null);
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    const eq = part.indexOf('=');
+    const bracketEq = part.indexOf(']=');
+    if (bracketEq !== -1 && bracketEq + 1 !== eq) return undefined; // qs splits such a part at "]="
+    let key = decode(eq === -1 ? part : part.slice(0, eq));
+    const array = key.endsWith('[]');
+    if (array) key = key.slice(0, -2);
+    if ((array && key.length === 0) || key.includes('[') || key.includes(']')) return undefined;
+    if (key.length === 0 || key === '__proto__') continue;
+    const value = eq === -1 ? '' : decode(part.slice(eq + 1));
+    const previous = out[key];
+    if (previous === undefined) out[key] = array ? [value] : value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else out[key] = [previous, value];
+  }
+  return out;
+}
+
 function parseString(input: string): Record<string, unknown> {
+  const flat = parseFlat(input);
+  if (flat) return flat;
   try {
     return qs.parse(input, QS_OPTIONS) as Record<string, unknown>;
   } catch (error) {

@@ -30,7 +30,10 @@ export function isQueryError(error: unknown): error is QueryError {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { name?: unknown; status?: unknown; code?: unknown };
   return (
-    e.name === 'QueryError' && e.status === 400 && typeof e.code === 'string' && Object.hasOwn(QUERY_ERROR_CODES, e.code)
+    e.name === 'QueryError' &&
+    e.status === 400 &&
+    typeof e.code === 'string' &&
+    Object.hasOwn(QUERY_ERROR_CODES, e.code)
   );
 }
 

@@ -27,7 +27,18 @@ export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
 
 const TYPE_ALIASES = new Set([
   ...['double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null'],
-  ...['regex', 'dbPointer', 'javascript', 'symbol', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey'],
+  ...[
+    'regex',
+    'dbPointer',
+    'javascript',
+    'symbol',
+    'int',
+    'timestamp',
+    'long',
+    'decimal',
+    'minKey',
+    'maxKey',
+  ],
   'number',
 ]);
 const TYPE_CODES = new Set([-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 127]);
@@ -69,11 +80,14 @@ const positionPair = (v: unknown) => Array.isArray(v) && v.length === 2 && v.eve
 /** The `$geoWithin` shapes: `$geometry` (Polygon, MultiPolygon) or a legacy shape. */
 const WITHIN_SHAPES: Record<string, (v: unknown) => boolean> = {
   $geometry: (v) =>
-    isPlainObject(v) && (v.type === 'Polygon' || v.type === 'MultiPolygon') && geometryProblem(v) === undefined,
+    isPlainObject(v) &&
+    (v.type === 'Polygon' || v.type === 'MultiPolygon') &&
+    geometryProblem(v) === undefined,
   $box: (v) => Array.isArray(v) && v.length === 2 && v.every(positionPair),
   $polygon: (v) => Array.isArray(v) && v.length >= 3 && v.every(positionPair),
   $center: (v) => Array.isArray(v) && v.length === 2 && positionPair(v[0]) && isNumber(v[1]) && v[1] >= 0,
-  $centerSphere: (v) => Array.isArray(v) && v.length === 2 && positionPair(v[0]) && isNumber(v[1]) && v[1] >= 0,
+  $centerSphere: (v) =>
+    Array.isArray(v) && v.length === 2 && positionPair(v[0]) && isNumber(v[1]) && v[1] >= 0,
 };
 
 function geoShape(op: string, shapes: Record<string, (v: unknown) => boolean>): Walk {
@@ -106,7 +120,10 @@ const near =
       invalid(ctx, `${op} takes { $geometry: { type: "Point", coordinates } }`);
     }
     const out: Record<string, unknown> = { $geometry: structuredClone($geometry) };
-    for (const [k, d] of [['$minDistance', $minDistance], ['$maxDistance', $maxDistance]] as const) {
+    for (const [k, d] of [
+      ['$minDistance', $minDistance],
+      ['$maxDistance', $maxDistance],
+    ] as const) {
       if (d === undefined) continue;
       if (!isNumber(d) || d < 0) invalid(ctx, `${k} must be a number >= 0`);
       out[k] = d;
@@ -125,12 +142,14 @@ export const RAW_OPERATORS = {
   $in: list('$in'),
   $nin: list('$nin'),
   $all: list('$all'),
-  $exists: (v, ctx) => (typeof v === 'boolean' || isNumber(v) ? v : invalid(ctx, '$exists takes true or false')),
+  $exists: (v, ctx) =>
+    typeof v === 'boolean' || isNumber(v) ? v : invalid(ctx, '$exists takes true or false'),
   $type: (v, ctx) => {
     const ok = Array.isArray(v) ? v.length > 0 && v.every(typeName) : typeName(v);
     return ok ? (Array.isArray(v) ? [...v] : v) : invalid(ctx, '$type takes a BSON type alias or number');
   },
-  $size: (v, ctx) => (Number.isSafeInteger(v) && (v as number) >= 0 ? v : invalid(ctx, '$size takes an integer >= 0')),
+  $size: (v, ctx) =>
+    Number.isSafeInteger(v) && (v as number) >= 0 ? v : invalid(ctx, '$size takes an integer >= 0'),
   $mod: (v, ctx) => {
     const ok = Array.isArray(v) && v.length === 2 && v.every(isNumber) && Math.trunc(v[0] as number) !== 0;
     return ok ? [...v] : invalid(ctx, '$mod takes [divisor, remainder] with a non-zero divisor');
@@ -146,7 +165,9 @@ export const RAW_OPERATORS = {
   },
   $elemMatch: (v, ctx, d) => {
     if (!isPlainObject(v) || Object.keys(v).length === 0) return invalid(ctx, '$elemMatch takes an object');
-    const operators = Object.keys(v).every((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor');
+    const operators = Object.keys(v).every(
+      (k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor',
+    );
     return withoutNear(ctx, () => (operators ? walkOperators(v, ctx, d) : walkFilter(v, ctx, d)));
   },
   $geoWithin: geoShape('$geoWithin', WITHIN_SHAPES),

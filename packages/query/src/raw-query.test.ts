@@ -20,9 +20,42 @@ describe('$query allow-list', () => {
   it('knows exactly the operators of the contract', () => {
     expect([...ALLOWED_OPERATORS].sort()).toEqual(
       [
-        ...['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or', '$nor', '$not', '$exists'],
-        ...['$type', '$size', '$all', '$elemMatch', '$regex', '$options', '$mod', '$geoWithin', '$geoIntersects'],
-        ...['$near', '$nearSphere', '$geometry', '$box', '$polygon', '$center', '$centerSphere', '$maxDistance'],
+        ...[
+          '$eq',
+          '$ne',
+          '$gt',
+          '$gte',
+          '$lt',
+          '$lte',
+          '$in',
+          '$nin',
+          '$and',
+          '$or',
+          '$nor',
+          '$not',
+          '$exists',
+        ],
+        ...[
+          '$type',
+          '$size',
+          '$all',
+          '$elemMatch',
+          '$regex',
+          '$options',
+          '$mod',
+          '$geoWithin',
+          '$geoIntersects',
+        ],
+        ...[
+          '$near',
+          '$nearSphere',
+          '$geometry',
+          '$box',
+          '$polygon',
+          '$center',
+          '$centerSphere',
+          '$maxDistance',
+        ],
         '$minDistance',
       ].sort(),
     );
@@ -62,15 +95,46 @@ describe('$query allow-list', () => {
     ['{"a":{"$regex":"^x","$ne":"xy"}}', { a: /^x/ }],
     ['{"a":{"$not":{"$regex":"x.y","$options":"s"}}}', { a: { $not: /x[\s\S]y/ } }],
     ['{"a":{"$ne":null}}', { a: { $ne: null } }],
-    ['{"a.b":{"$nearSphere":{"$geometry":{"type":"Point","coordinates":[1,2]},"$maxDistance":5}}}', {
-      'a.b': { $nearSphere: { $geometry: { type: 'Point', coordinates: [1, 2] }, $maxDistance: 5 } },
-    }],
+    [
+      '{"a.b":{"$nearSphere":{"$geometry":{"type":"Point","coordinates":[1,2]},"$maxDistance":5}}}',
+      {
+        'a.b': { $nearSphere: { $geometry: { type: 'Point', coordinates: [1, 2] }, $maxDistance: 5 } },
+      },
+    ],
     ['{"p":{"$near":[1,2],"$maxDistance":3}}', { p: { $near: [1, 2], $maxDistance: 3 } }],
-    ['{"p":{"$geoWithin":{"$centerSphere":[[1,2],0.1]}}}', { p: { $geoWithin: { $centerSphere: [[1, 2], 0.1] } } }],
-    ['{"p":{"$geoWithin":{"$box":[[0,0],[1,1]]}}}', { p: { $geoWithin: { $box: [[0, 0], [1, 1]] } } }],
-    ['{"p":{"$geoIntersects":{"$geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}}}', {
-      p: { $geoIntersects: { $geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } } },
-    }],
+    [
+      '{"p":{"$geoWithin":{"$centerSphere":[[1,2],0.1]}}}',
+      { p: { $geoWithin: { $centerSphere: [[1, 2], 0.1] } } },
+    ],
+    [
+      '{"p":{"$geoWithin":{"$box":[[0,0],[1,1]]}}}',
+      {
+        p: {
+          $geoWithin: {
+            $box: [
+              [0, 0],
+              [1, 1],
+            ],
+          },
+        },
+      },
+    ],
+    [
+      '{"p":{"$geoIntersects":{"$geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]}}}}',
+      {
+        p: {
+          $geoIntersects: {
+            $geometry: {
+              type: 'LineString',
+              coordinates: [
+                [0, 0],
+                [1, 1],
+              ],
+            },
+          },
+        },
+      },
+    ],
   ])('accepts %s', (json, filter) => {
     expect(rawFilter(json)).toEqual(filter);
   });
@@ -99,8 +163,14 @@ describe('$query allow-list', () => {
     ['{"p":{"$near":[1,2]},"q":{"$nearSphere":[1,2]}}', 'two $near'],
     ['{"p":{"$maxDistance":3}}', '$maxDistance alone'],
     ['{"p":{"$geoWithin":{"$geometry":{"type":"Point","coordinates":[1,2]}}}}', '$geoWithin a point'],
-    ['{"p":{"$geoWithin":{"$geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[0,1],[0,2]]]}}}}', 'open ring'],
-    ['{"p":{"$geoIntersects":{"$geometry":{"type":"Point","coordinates":[200,0]}}}}', 'longitude out of range'],
+    [
+      '{"p":{"$geoWithin":{"$geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[0,1],[0,2]]]}}}}',
+      'open ring',
+    ],
+    [
+      '{"p":{"$geoIntersects":{"$geometry":{"type":"Point","coordinates":[200,0]}}}}',
+      'longitude out of range',
+    ],
     ['[{"a":1}]', 'an array'],
     ['"a"', 'a string'],
     [nest(8), 'nested too deep'],

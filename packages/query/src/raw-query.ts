@@ -17,24 +17,40 @@ export interface WalkContext {
 }
 
 /** BSON values a literal may hold (Extended JSON `$oid`, `$numberDecimal`, ...). */
-const LITERAL_BSON_TYPES = new Set(['ObjectId', 'Decimal128', 'Long', 'Int32', 'Double', 'Binary', 'Timestamp', 'MinKey', 'MaxKey']);
+const LITERAL_BSON_TYPES = new Set([
+  'ObjectId',
+  'Decimal128',
+  'Long',
+  'Int32',
+  'Double',
+  'Binary',
+  'Timestamp',
+  'MinKey',
+  'MaxKey',
+]);
 
 /** `forbidden_operator` for keys off the allow-list, `invalid_query` for allowed ones misplaced. */
 export function rejectOperator(key: string, ctx: WalkContext, where: string): never {
-  if (!ALLOWED_OPERATORS.has(key)) fail('forbidden_operator', ctx.parameter, `${ctx.parameter}: operator ${key} is not allowed`);
+  if (!ALLOWED_OPERATORS.has(key))
+    fail('forbidden_operator', ctx.parameter, `${ctx.parameter}: operator ${key} is not allowed`);
   return fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} is not valid ${where}`);
 }
 
 export function enter(depth: number, ctx: WalkContext): number {
   if (depth >= LIMITS.rawQueryDepth) {
-    fail('invalid_query', ctx.parameter, `${ctx.parameter}: nested deeper than ${LIMITS.rawQueryDepth} levels`);
+    fail(
+      'invalid_query',
+      ctx.parameter,
+      `${ctx.parameter}: nested deeper than ${LIMITS.rawQueryDepth} levels`,
+    );
   }
   return depth + 1;
 }
 
 /** A BSON or JavaScript regex value as a validated RegExp (flags `im` only). */
 export function toRegExp(value: BSONRegExp | RegExp, ctx: WalkContext): RegExp {
-  const [pattern, flags] = value instanceof RegExp ? [value.source, value.flags] : [value.pattern, value.options];
+  const [pattern, flags] =
+    value instanceof RegExp ? [value.source, value.flags] : [value.pattern, value.options];
   const re = checkRegex(pattern, flags, ctx.parameter);
   return new RegExp(re.source, re.flags);
 }
@@ -51,7 +67,8 @@ export const walkLiteral: Walk = (value, ctx, depth) => {
   const out = dict();
   for (const key of Object.keys(value)) {
     if (key.startsWith('$')) rejectOperator(key, ctx, 'inside a value');
-    if (key === '__proto__' || key.includes('\0')) fail('invalid_query', ctx.parameter, `${ctx.parameter}: invalid key`);
+    if (key === '__proto__' || key.includes('\0'))
+      fail('invalid_query', ctx.parameter, `${ctx.parameter}: invalid key`);
     out[key] = walkLiteral(value[key], ctx, inner);
   }
   return out;
@@ -78,7 +95,9 @@ export const walkOperators: Walk = (value, ctx, depth) => {
   const out = dict();
   for (const key of Object.keys(value)) {
     if (key === '$options' || key === '$maxDistance' || key === '$minDistance') continue;
-    const walk = Object.hasOwn(RAW_OPERATORS, key) ? RAW_OPERATORS[key as keyof typeof RAW_OPERATORS] : undefined;
+    const walk = Object.hasOwn(RAW_OPERATORS, key)
+      ? RAW_OPERATORS[key as keyof typeof RAW_OPERATORS]
+      : undefined;
     if (!walk) rejectOperator(key, ctx, 'on a field');
     out[key] = walk(value[key], ctx, inner);
   }
@@ -91,14 +110,16 @@ export const walkOperators: Walk = (value, ctx, depth) => {
 function finishRegex(source: Record<string, unknown>, out: Record<string, unknown>, ctx: WalkContext): void {
   const { $regex: pattern, $options: options } = source;
   if (pattern === undefined) {
-    if (options !== undefined) fail('invalid_query', ctx.parameter, `${ctx.parameter}: $options needs a $regex`);
+    if (options !== undefined)
+      fail('invalid_query', ctx.parameter, `${ctx.parameter}: $options needs a $regex`);
     return;
   }
   if (options !== undefined && typeof options !== 'string') {
     fail('invalid_query', ctx.parameter, `${ctx.parameter}: $options must be a string`);
   }
   const [p, f] = pattern instanceof BSONRegExp ? [pattern.pattern, pattern.options] : [pattern, ''];
-  if (typeof p !== 'string') fail('invalid_query', ctx.parameter, `${ctx.parameter}: $regex must be a string`);
+  if (typeof p !== 'string')
+    fail('invalid_query', ctx.parameter, `${ctx.parameter}: $regex must be a string`);
   const re = checkRegex(p, [...new Set(f + (options ?? ''))].join(''), ctx.parameter);
   out.$regex = re.source;
   if (re.flags) out.$options = re.flags;
@@ -110,14 +131,16 @@ function finishNear(source: Record<string, unknown>, out: Record<string, unknown
     const v = source[key];
     if (v === undefined) continue;
     if (out.$near === undefined && out.$nearSphere === undefined) rejectOperator(key, ctx, 'without $near');
-    if (typeof v !== 'number' || !(v >= 0)) fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} must be >= 0`);
+    if (typeof v !== 'number' || !(v >= 0))
+      fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} must be >= 0`);
     out[key] = v;
   }
 }
 
 /** A filter document: field conditions and `$and`/`$or`/`$nor`. */
 export const walkFilter: Walk = (value, ctx, depth) => {
-  if (!isPlainObject(value)) return fail('invalid_query', ctx.parameter, `${ctx.parameter}: expected a JSON object`);
+  if (!isPlainObject(value))
+    return fail('invalid_query', ctx.parameter, `${ctx.parameter}: expected a JSON object`);
   const inner = enter(depth, ctx);
   const out = dict();
   for (const key of Object.keys(value)) {

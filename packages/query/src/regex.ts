@@ -60,8 +60,10 @@ export function checkRegex(pattern: string, flags: string, parameter: string): S
   if (pattern.length > LIMITS.regexLength) {
     fail('unsafe_regex', parameter, `${parameter}: regex longer than ${LIMITS.regexLength} characters`);
   }
-  if (!FLAGS.test(flags)) fail('invalid_query', parameter, `${parameter}: regex flags must be taken from "imsx"`);
-  if (pattern.includes('\0')) fail('invalid_query', parameter, `${parameter}: regex contains a NUL character`);
+  if (!FLAGS.test(flags))
+    fail('invalid_query', parameter, `${parameter}: regex flags must be taken from "imsx"`);
+  if (pattern.includes('\0'))
+    fail('invalid_query', parameter, `${parameter}: regex contains a NUL character`);
   const source = applyFlags(pattern, flags.includes('x'), flags.includes('s'));
   const jsFlags = flags.replace(/[sx]/g, '');
   let compiled: RegExp;
@@ -71,7 +73,11 @@ export function checkRegex(pattern: string, flags: string, parameter: string): S
     return fail('invalid_query', parameter, `${parameter}: invalid regular expression`);
   }
   if (!safeRegex(compiled)) {
-    fail('unsafe_regex', parameter, `${parameter}: regex may backtrack catastrophically (nested quantifiers)`);
+    fail(
+      'unsafe_regex',
+      parameter,
+      `${parameter}: regex may backtrack catastrophically (nested quantifiers)`,
+    );
   }
   return { source, flags: jsFlags };
 }

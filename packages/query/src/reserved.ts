@@ -31,7 +31,8 @@ function single(values: string[], key: string): string {
 }
 
 /** Every item of a repeatable parameter, commas also separating items (`$select=a,b`). */
-const items = (values: string[]) => values.flatMap((v) => v.split(','));
+const items = (values: string[]) =>
+  values.some((v) => v.includes(',')) ? values.flatMap((v) => v.split(',')) : values;
 
 const integer = (min: number) => (values: string[], key: string) => {
   const v = single(values, key);
@@ -44,7 +45,8 @@ const integer = (min: number) => (values: string[], key: string) => {
 
 function resourceNames(values: string[], key: string, into: string[]): void {
   for (const name of items(values)) {
-    if (!isValidResourceName(name)) fail('invalid_query', key, `${key}: "${name}" is not a valid resource name`);
+    if (!isValidResourceName(name))
+      fail('invalid_query', key, `${key}: "${name}" is not a valid resource name`);
     if (!into.includes(name)) into.push(name);
   }
 }
@@ -56,7 +58,8 @@ const ORDERS = new Set(['asc', 'desc']);
 export const RESERVED = {
   $select: (values, state, key) => {
     for (const field of items(values)) {
-      if (field.startsWith('-')) fail('invalid_query', key, `${key}: excluding fields ("${field}") is not supported`);
+      if (field.startsWith('-'))
+        fail('invalid_query', key, `${key}: excluding fields ("${field}") is not supported`);
       state.select.push(assertFieldName(field, key));
     }
   },
@@ -70,8 +73,10 @@ export const RESERVED = {
     for (const item of items(values)) {
       const descending = item.startsWith('-');
       const field = assertFieldName(descending ? item.slice(1) : item, key);
-      if (/^\d+$/.test(field)) fail('invalid_query', key, `${key}: cannot sort on the integer-named field "${field}"`);
-      if (state.sort.some((s) => s.field === field)) fail('invalid_query', key, `${key}: "${field}" is given twice`);
+      if (/^\d+$/.test(field))
+        fail('invalid_query', key, `${key}: cannot sort on the integer-named field "${field}"`);
+      if (state.sort.some((s) => s.field === field))
+        fail('invalid_query', key, `${key}: "${field}" is given twice`);
       state.sort.push({ field, descending });
     }
   },

@@ -5,16 +5,67 @@ import { compileQuery, isQueryError } from '../src/index';
 import { POSTS } from './fixtures';
 
 const KEYS = [
-  ...['f', 'title', 'a.b', 'views', 'tags', 'author.name', 'x:gt', 'x:lte', 'views:ne', 'y:in', 'y:in[]', 'y:nin[]'],
+  ...[
+    'f',
+    'title',
+    'a.b',
+    'views',
+    'tags',
+    'author.name',
+    'x:gt',
+    'x:lte',
+    'views:ne',
+    'y:in',
+    'y:in[]',
+    'y:nin[]',
+  ],
   ...['t:contains', 't:startsWith', 't:endsWith', 'd:date', 'd:gt:date', 'n:number', 'n:in:number', 'b:bool'],
   ...['i:id', 'q:exists', 's:size', 'x:eq', 'x:gt:id', 'x:geo:near', 'x:bogus', '$limit', '$page', '$sort'],
-  ...['$order', '$order[]', '$select', '$select[]', '$query', '$regex', '$count', '$populate', '$fill', '$search'],
+  ...[
+    '$order',
+    '$order[]',
+    '$select',
+    '$select[]',
+    '$query',
+    '$regex',
+    '$count',
+    '$populate',
+    '$fill',
+    '$search',
+  ],
   ...['$$flag', '$$', '$junk', '$', 'a[$ne]', 'a[b]', 'a..b', 'a.$b', '__proto__', 'constructor', ':', ''],
 ];
 
 const RAW_KEYS = [
-  ...['a', 'b.c', 'views', 'tags', 'title', '$gt', '$gte', '$lt', '$in', '$nin', '$or', '$and', '$nor', '$not'],
-  ...['$regex', '$options', '$where', '$expr', '$elemMatch', '$size', '$exists', '$type', '$mod', '$all', '$ne'],
+  ...[
+    'a',
+    'b.c',
+    'views',
+    'tags',
+    'title',
+    '$gt',
+    '$gte',
+    '$lt',
+    '$in',
+    '$nin',
+    '$or',
+    '$and',
+    '$nor',
+    '$not',
+  ],
+  ...[
+    '$regex',
+    '$options',
+    '$where',
+    '$expr',
+    '$elemMatch',
+    '$size',
+    '$exists',
+    '$type',
+    '$mod',
+    '$all',
+    '$ne',
+  ],
   ...['$eq', '$function', '$oid', '$date', '$numberLong', '__proto__', ''],
 ];
 
@@ -41,8 +92,30 @@ const RAW_DOC = fc.dictionary(
 );
 
 const VALUES = fc.oneof(
-  fc.constantFrom('', '1', '0', '-2', '10', '25', '1.5', 'true', 'false', 'x', 'asc', 'desc', '-views', 'a,b'),
-  fc.constantFrom('2024-01-01', '5f1d7f3e9d1b2c3a4b5c6d7e', '[1,2]', '[1,2,3,4]', '["title","^h","i"]', 'posts'),
+  fc.constantFrom(
+    '',
+    '1',
+    '0',
+    '-2',
+    '10',
+    '25',
+    '1.5',
+    'true',
+    'false',
+    'x',
+    'asc',
+    'desc',
+    '-views',
+    'a,b',
+  ),
+  fc.constantFrom(
+    '2024-01-01',
+    '5f1d7f3e9d1b2c3a4b5c6d7e',
+    '[1,2]',
+    '[1,2,3,4]',
+    '["title","^h","i"]',
+    'posts',
+  ),
   fc.string({ maxLength: 12 }),
   json.map((v) => JSON.stringify(v) ?? ''),
   RAW_DOC.map((v) => JSON.stringify(v)),
@@ -51,9 +124,13 @@ const VALUES = fc.oneof(
 const PAIR = fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 6 })), VALUES, fc.boolean());
 
 /** A query string: mostly encoded pairs, sometimes raw text straight into qs. */
-const QUERY_STRING = fc.array(PAIR, { maxLength: 8 }).map((pairs) =>
-  pairs.map(([k, v, raw]) => (raw ? `${k}=${v}` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&'),
-);
+const QUERY_STRING = fc
+  .array(PAIR, { maxLength: 8 })
+  .map((pairs) =>
+    pairs
+      .map(([k, v, raw]) => (raw ? `${k}=${v}` : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
+      .join('&'),
+  );
 
 function compiles(doc: unknown): boolean {
   try {
@@ -87,7 +164,10 @@ function runOnFixtures(query: string | Record<string, unknown>): void {
 
 describe('compileQuery on random input', () => {
   it('returns a query mingo runs, or throws a QueryError; nothing else', () => {
-    fc.assert(fc.property(QUERY_STRING, (query) => runOnFixtures(query)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(QUERY_STRING, (query) => runOnFixtures(query)),
+      { numRuns: 3000 },
+    );
   });
 
   it('does the same for random $query documents', () => {
