@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { expectProblem, type useServer } from './harness';
+
+type Start = ReturnType<typeof useServer>;
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** Contract section 3: request bodies, Extended JSON, timestamps and the response format. */
+export function bodyTests(start: Start): void {
+  describe('request bodies', () => {
+    it.each([
+      ['text/plain', { 'content-type': 'text/plain' }],
+      ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['JSON in another charset', { 'content-type': 'application/json; charset=latin1' }],
+    ])('answer 415 unsupported_media_type for %s', async (_, headers) => {
+      const api = await start();
+      expectProblem(await api.request('POST', '/items', { raw: '{"a":1}', headers }), 415, 'unsupported_media_type');
+      expect((await api.get('/items')).json).toEqual([]);
+    });
+
+    it('answer 415 unsupported_media_type without a content-type', async () => {
+      const api = await start();
+      const reply = await api.request('POST', '/items', { raw: new TextEncoder().encode('{"a":1}') });
+      expectProblem(reply, 415, 'unsupported_media_type');
+    });
+
+    it.each(['application/json; charset=utf-8', 'application/merge-patch+json'])('accept %s', async (type) => {
+      const api = await start();
+      const reply = await api.request('POST', '/items', { raw: '{"a":1}', headers: { 'content-type': type } });
+      expect(reply.status).toBe(201);
+    });
+
+    it('answer 413 payload_too_large past bodyLimit, on an intact connection', async () => {
+      const api = await start({ bodyLimit: '1kb' });
+      expectProblem(await api.post('/items', { text: 'x'.repeat(2000) }), 413, 'payload_too_large');
+      expect((await api.post('/items', { text: 'x'.repeat(900) })).status).toBe(201);
+    });
+
+    it.each([
+      ['malformed JSON', '{"a":'],
+      ['an empty body', ''],
+      ['a $ key', '{"$where":"1"}'],
+      ['a nested $ key', '{"a":{"$gt":1}}'],
+      ['a key containing NUL', '{"a\\u0000":1}'],
+      ['a __proto__ key', '{"__proto__":{"polluted":true}}'],
+      ['a constructor key', '{"constructor":{"prototype":{"polluted":true}}}'],
+      ['a dotted key', '{"a.b":1}'],
+      ['nesting deeper than 32 levels', `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`],
+      ['an invalid $date', '{"at":{"$date":"yesterday"}}'],
+      ['an invalid $oid', '{"ref":{"$oid":"123"}}'],
+    ])('answer 400 invalid_body for %s', async (_, raw) => {
+      const api = await start();
+      const reply = await api.request('POST', '/items', { raw, headers: { 'content-type': 'application/json' } });
+      expectProblem(reply, 400, 'invalid_body');
+      expect((await api.get('/items')).json).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it.each([
+      ['a $ key', '{"$set":{"a":1}}'],
+      ['a __proto__ key', '{"__proto__":{"polluted":true}}'],
+      ['a nested constructor key', '{"a":{"constructor":{"prototype":{"polluted":true}}}}'],
+    ])('apply the same rules to a body a host body parser read: %s', async (_, raw) => {
+      const api = await start({}, { bodyParser: true });
+      const reply = await api.request('POST', '/items', { raw, headers: { 'content-type': 'application/json' } });
+      expectProblem(reply, 400, 'invalid_body');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('accept a body a host body parser read, with Extended JSON', async () => {
+      const api = await start({}, { bodyParser: true });
+      const reply = await api.post('/items', { _id: 1, at: { $date: '2024-05-06T07:08:09Z' } });
+      expect(reply.json).toEqual({ _id: 1, at: '2024-05-06T07:08:09.000Z' });
+      expect((await api.get('/items?at:date=2024-05-06T07:08:09Z')).json).toHaveLength(1);
+    });
+
+    it('read {"$date"} as a Date and {"$oid"} as an ObjectId, answered as strings', async () => {
+      const api = await start();
+      const hex = '65a1b2c3d4e5f60718293a4b';
+      const reply = await api.post('/items', { _id: 1, at: { $date: '2024-01-02T03:04:05Z' }, ref: { $oid: hex } });
+      expect(reply.json).toEqual({ _id: 1, at: '2024-01-02T03:04:05.000Z', ref: hex });
+      const stored = await api.db.collection('items').findOne({ _id: 1 });
+      expect(stored?.at).toBeInstanceOf(Date);
+      expect(stored?.ref?.constructor?.name).toBe('ObjectId');
+      expect((await api.get('/items?at:date=2024-01-02T03:04:05Z')).json).toHaveLength(1);
+      expect((await api.get(`/items?ref:id=${hex}`)).json).toHaveLength(1);
+      expect((await api.get(`/items?ref=${hex}`)).json).toHaveLength(0);
+    });
+  });
+
+  describe('timestamps', () => {
+    it('stores createdAt and updatedAt as Dates when the resource asks for them', async () => {
+      const api = await start({ resources: { notes: { timestamps: true } } });
+      const reply = await api.post('/notes', { _id: 1, createdAt: 'forged' });
+      expect(reply.json.createdAt).toMatch(ISO);
+      expect(reply.json.updatedAt).toBe(reply.json.createdAt);
+      const stored = await api.db.collection('notes').findOne({ _id: 1 });
+      expect(stored?.createdAt).toBeInstanceOf(Date);
+      expect((await api.post('/items', { _id: 1 })).json).toEqual({ _id: 1 });
+    });
+
+    it('applies the global default, which a resource can turn off', async () => {
+      const api = await start({ timestamps: true, resources: { logs: { timestamps: false } } });
+      expect((await api.post('/items', { _id: 1 })).json.createdAt).toMatch(ISO);
+      expect((await api.post('/logs', { _id: 1 })).json).toEqual({ _id: 1 });
+    });
+
+    it('keeps createdAt on PUT and sets a new updatedAt', async () => {
+      const api = await start({ timestamps: true });
+      await api.db.collection('items').insertOne({ _id: 1, createdAt: new Date('2020-01-01T00:00:00Z'), a: 1 });
+      const reply = await api.request('PUT', '/items/1', { body: { b: 2, createdAt: { $date: '1999-01-01T00:00:00Z' } } });
+      expect(reply.json).toEqual({ _id: 1, b: 2, createdAt: '2020-01-01T00:00:00.000Z', updatedAt: expect.stringMatching(ISO) });
+      expect(reply.json.updatedAt > reply.json.createdAt).toBe(true);
+    });
+
+    it('sets updatedAt on PATCH and never lets the body change createdAt', async () => {
+      const api = await start({ timestamps: true });
+      await api.db.collection('items').insertOne({ _id: 1, createdAt: new Date('2020-01-01T00:00:00Z'), a: 1 });
+      const reply = await api.request('PATCH', '/items/1', { body: { a: 2, createdAt: 'forged' } });
+      expect(reply.json).toEqual({ _id: 1, a: 2, createdAt: '2020-01-01T00:00:00.000Z', updatedAt: expect.stringMatching(ISO) });
+    });
+  });
+}

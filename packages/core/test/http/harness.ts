@@ -1,0 +1,121 @@
+/**
+ * The HTTP side of the conformance suite: a served store and a small fetch client. The
+ * suite is written once against {@link Serve}; each adapter runs it with its own server
+ * (`packages/adapter-express/test/conformance.test.ts` for Express 5 and 4).
+ */
+import { afterEach, expect } from 'vitest';
+import type { StoreConfig, StoreDb } from '../../src/index';
+import type { EngineUnderTest } from '../support/engines';
+
+/** How the suite wants the store mounted. */
+export interface ServeOptions {
+  /** Mount path. @default '/api' */
+  prefix?: string;
+  /** Mount the framework's own JSON body parser in front of the store. @default false */
+  bodyParser?: boolean;
+}
+
+/** A listening server: `url` ends with the mount path. */
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `createStore(config)` at `prefix` on 127.0.0.1 and an ephemeral port. Requests the
+ * store passes on must reach a final handler answering 404 `{ "fallthrough": true }`.
+ */
+export type Serve = (config: StoreConfig, options?: ServeOptions) => Promise<Served>;
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+export type Json = any;
+
+/** One answer, read whole. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: Json;
+}
+
+/** What a request may carry: `body` is sent as JSON; `raw` as is. */
+export interface Send {
+  body?: unknown;
+  raw?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+/** A client of one served store, plus the database behind it. */
+export interface Api {
+  url: string;
+  db: StoreDb;
+  request(method: string, path: string, send?: Send): Promise<Reply>;
+  get(path: string): Promise<Reply>;
+  post(path: string, body: unknown): Promise<Reply>;
+  /** POSTs each document to `/<resource>` and expects 201. */
+  seed(resource: string, documents: unknown[]): Promise<Json[]>;
+}
+
+async function read(response: Response): Promise<Reply> {
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  const json = type.includes('json') && text !== '' ? JSON.parse(text) : undefined;
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+function client(url: string, db: StoreDb): Api {
+  const request = async (method: string, path: string, send: Send = {}) => {
+    const json = send.body === undefined ? undefined : JSON.stringify(send.body);
+    const headers = { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...send.headers };
+    return read(await fetch(`${url}${path}`, { method, headers, body: send.raw ?? json }));
+  };
+  const api: Api = {
+    url,
+    db,
+    request,
+    get: (path) => request('GET', path),
+    post: (path, body) => request('POST', path, { body }),
+    async seed(resource, documents) {
+      const created: Json[] = [];
+      for (const document of documents) {
+        const reply = await api.post(`/${resource}`, document);
+        expect(reply.status, reply.text).toBe(201);
+        created.push(reply.json);
+      }
+      return created;
+    },
+  };
+  return api;
+}
+
+/**
+ * Returns `start(config?, options?)`: a fresh database of `engine` served by `serve`, closed
+ * after each test. `config.db` defaults to that database.
+ */
+export function useServer(engine: EngineUnderTest, serve: Serve) {
+  const open: Served[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((served) => served.close()));
+  });
+  return async (config: StoreConfig = {}, options: ServeOptions = {}): Promise<Api> => {
+    const db = await engine.createDb();
+    const served = await serve({ db, ...config }, options);
+    open.push(served);
+    return client(served.url, db);
+  };
+}
+
+/** Asserts an RFC 9457 problem answer with this status and code. */
+export function expectProblem(reply: Reply, status: number, code: string): void {
+  expect({ status: reply.status, code: reply.json?.code }, reply.text).toEqual({ status, code });
+  expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(reply.json).toMatchObject({ type: 'about:blank', status, code });
+  expect(typeof reply.json.title).toBe('string');
+  expect(reply.json.detail).toEqual(expect.any(String));
+  expect(reply.json.detail.length).toBeGreaterThan(0);
+}
+
+/** Asserts the store passed the request on to the host app's next handler. */
+export function expectPassedOn(reply: Reply): void {
+  expect({ status: reply.status, json: reply.json }, reply.text).toEqual({ status: 404, json: { fallthrough: true } });
+}

@@ -1,0 +1,205 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { StoreCollection, StoreDb } from '../../src/index';
+import { expectProblem, type Json, type useServer } from './harness';
+
+type Start = ReturnType<typeof useServer>;
+
+const PEOPLE = [
+  { _id: 1, name: 'Ann', age: 31, active: true, tags: ['a', 'b'], author: { name: 'Zed' }, born: { $date: '1993-02-01T00:00:00Z' } },
+  { _id: 2, name: 'bob', age: 25, active: false, tags: ['b'], author: { name: 'Ann' }, born: { $date: '1999-07-15T00:00:00Z' } },
+  { _id: 3, name: 'Cy', age: '40', active: true, tags: [], author: { name: 'Zed' }, born: { $date: '1984-12-24T00:00:00Z' } },
+  { _id: 4, name: 'Dee', age: 25, tags: ['a', 'b', 'c'], ref: { $oid: '5f1d7f3e9d1b2c3a4b5c6d7e' } },
+];
+
+const ids = (reply: { json: Json }) => (reply.json as Array<{ _id: unknown }>).map((doc) => doc._id);
+
+/** Contract section 5 and the spec's 4.3 examples, end to end; the query errors of section 4. */
+export function queryTests(start: Start): void {
+  async function people(config = {}) {
+    const api = await start(config);
+    await api.seed('people', PEOPLE);
+    return api;
+  }
+
+  describe('filters (spec 4.3)', () => {
+    it.each([
+      ['equality on a string', 'name=Ann', [1]],
+      ['equality also matches the number', 'age=25', [2, 4]],
+      ['equality also matches the numeric string', 'age=40', [3]],
+      ['a repeated parameter matches any value', '_id=1&_id=3', [1, 3]],
+      ['a deep property', 'author.name=Zed', [1, 3]],
+      ['equality on a boolean', 'active=true', [1, 3]],
+      [':bool', 'active:bool=0', [2]],
+      [':number', 'age:number=25', [2, 4]],
+      [':date', 'born:date=1993-02-01T00:00:00Z', [1]],
+      [':date from epoch milliseconds', `born:date=${Date.UTC(1999, 6, 15)}`, [2]],
+      [':id', 'ref:id=5f1d7f3e9d1b2c3a4b5c6d7e', [4]],
+      [':ne', 'name:ne=Ann', [2, 3, 4]],
+      [':lt compares numbers', 'age:lt=30', [2, 4]],
+      [':gt', 'age:gt=30', [1]],
+      [':lte', 'age:lte=25', [2, 4]],
+      [':gte with :date', 'born:gte:date=1990-01-01', [1, 2]],
+      [':in with one value', 'tags:in=c', [4]],
+      [':in[] repeated', 'name:in[]=Ann&name:in[]=Cy', [1, 3]],
+      [':nin[] repeated', 'name:nin[]=Ann&name:nin[]=Cy', [2, 4]],
+      [':size', 'tags:size=2', [1]],
+      [':eq', 'name:eq=bob', [2]],
+      [':exists', 'ref:exists=true', [4]],
+      [':contains is case-insensitive', 'name:contains=E', [4]],
+      [':startsWith', 'name:startsWith=b', [2]],
+      [':endsWith', 'name:endsWith=y', [3]],
+      ['several operators on one field combine', 'age:gte=25&age:lt=31', [2, 4]],
+      ['$query', `$query=${encodeURIComponent('{"age":{"$in":[25,31]},"tags":{"$size":1}}')}`, [2]],
+      ['$query with Extended JSON', `$query=${encodeURIComponent('{"born":{"$lt":{"$date":"1990-01-01T00:00:00Z"}}}')}`, [3]],
+      ['$regex', `$regex=${encodeURIComponent('["name","^[ab]","i"]')}`, [1, 2]],
+      ['flags are never filters', '$$tenant=acme', [1, 2, 3, 4]],
+    ])('%s: %s', async (_, query, expected) => {
+      const api = await people();
+      const reply = await api.get(`/people?${query}`);
+      expect(reply.status, reply.text).toBe(200);
+      expect(ids(reply)).toEqual(expected);
+    });
+  });
+
+  describe('reserved parameters', () => {
+    it.each([
+      ['$select', '$select=name&$limit=2', [{ name: 'Ann' }, { name: 'bob' }]],
+      ['$select[] with _id', '$select[]=_id&$select[]=age&$limit=1', [{ _id: 1, age: 31 }]],
+      ['$sort descending', '$sort=-_id&$select=_id', [{ _id: 4 }, { _id: 3 }, { _id: 2 }, { _id: 1 }]],
+      ['$sort with $order', '$sort=age&$order=desc&$select=_id&$limit=3', [{ _id: 3 }, { _id: 1 }, { _id: 2 }]],
+      ['$sort ties broken by _id', '$sort=age&$select=_id&$limit=2', [{ _id: 2 }, { _id: 4 }]],
+      ['$page and $limit', '$limit=2&$page=1&$select=_id', [{ _id: 3 }, { _id: 4 }]],
+      ['a $page past the end', '$limit=2&$page=5', []],
+    ])('%s', async (_, query, expected) => {
+      const api = await people();
+      expect((await api.get(`/people?${query}`)).json).toEqual(expected);
+    });
+
+    it('pages by 10 by default and clamps $limit to maxLimit', async () => {
+      const api = await start({ maxLimit: 12 });
+      await api.seed('nums', Array.from({ length: 15 }, (_, i) => ({ _id: i })));
+      expect((await api.get('/nums')).json).toHaveLength(10);
+      expect((await api.get('/nums?$limit=100')).json).toHaveLength(12);
+    });
+
+    it('honours defaultLimit', async () => {
+      const api = await start({ defaultLimit: 3 });
+      await api.seed('nums', Array.from({ length: 5 }, (_, i) => ({ _id: i })));
+      expect((await api.get('/nums')).json).toHaveLength(3);
+    });
+
+    it('$count=1 answers the count of the whole filter, ignoring page, limit, sort and select', async () => {
+      const api = await people();
+      expect((await api.get('/people?$count=1')).json).toEqual({ count: 4 });
+      const reply = await api.get('/people?age=25&$count=1&$limit=1&$page=3&$sort=name&$select=name');
+      expect(reply.json).toEqual({ count: 2 });
+    });
+  });
+
+  describe('$search', () => {
+    it('searches the declared fields with a text index', async () => {
+      const api = await start({ resources: { posts: { search: ['title', 'body'] } } });
+      await api.seed('posts', [
+        { _id: 1, title: 'Gardening tips', body: 'tomatoes' },
+        { _id: 2, title: 'Cooking', body: 'tomato soup and bread' },
+        { _id: 3, title: 'Travel', body: 'trains' },
+      ]);
+      expect(ids(await api.get('/posts?$search=bread'))).toEqual([2]);
+      expect((await api.get('/posts?$search=trains&$count=1')).json).toEqual({ count: 1 });
+    });
+
+    it('answers 400 invalid_query on a resource without searchable fields', async () => {
+      const api = await people();
+      expectProblem(await api.get('/people?$search=ann'), 400, 'invalid_query');
+    });
+  });
+
+  describe('geo', () => {
+    const paris = [2.3522, 48.8566];
+    async function places() {
+      const api = await start();
+      await api.db.collection('places').createIndex({ loc: '2dsphere' });
+      await api.seed('places', [
+        { _id: 'louvre', loc: { type: 'Point', coordinates: [2.3376, 48.8606] } },
+        { _id: 'versailles', loc: { type: 'Point', coordinates: [2.1204, 48.8049] } },
+        { _id: 'lyon', loc: { type: 'Point', coordinates: [4.8357, 45.764] } },
+      ]);
+      return api;
+    }
+
+    it('geo:near answers the nearest first within the distance', async () => {
+      const api = await places();
+      const near = encodeURIComponent(JSON.stringify([...paris, 0, 30_000]));
+      expect(ids(await api.get(`/places?loc:geo:near=${near}`))).toEqual(['louvre', 'versailles']);
+    });
+
+    it('counts a geo:near query', async () => {
+      const api = await places();
+      const near = (min: number, max: number) => encodeURIComponent(JSON.stringify([...paris, min, max]));
+      expect((await api.get(`/places?loc:geo:near=${near(0, 30_000)}&$count=1`)).json).toEqual({ count: 2 });
+      expect((await api.get(`/places?loc:geo:near=${near(5_000, 30_000)}&$count=1`)).json).toEqual({ count: 1 });
+    });
+
+    it('geo:win:polygon answers the documents within', async () => {
+      const api = await places();
+      const box = [[[2, 48.5], [3, 48.5], [3, 49], [2, 49], [2, 48.5]]];
+      expect(ids(await api.get(`/places?loc:geo:win:polygon=${encodeURIComponent(JSON.stringify(box))}`))).toEqual([
+        'louvre',
+        'versailles',
+      ]);
+    });
+  });
+
+  describe('query errors', () => {
+    it.each([
+      ['an unknown reserved parameter', '$foo=1', 'unknown_parameter'],
+      ['a parameter parsed as an object', 'name[$ne]=x', 'invalid_query'],
+      ['a field segment starting with $', 'a.$b=1', 'invalid_query'],
+      ['an unknown operator', 'age:around=3', 'invalid_query'],
+      ['a bad :bool', 'active:bool=maybe', 'invalid_query'],
+      ['a bad :date', 'born:date=someday', 'invalid_query'],
+      ['a bad :id', 'ref:id=xyz', 'invalid_query'],
+      ['a bad :number', 'age:number=ten', 'invalid_query'],
+      ['a negative :size', 'tags:size=-1', 'invalid_query'],
+      ['$limit=0', '$limit=0', 'invalid_query'],
+      ['a negative $page', '$page=-1', 'invalid_query'],
+      ['$order other than asc|desc', '$sort=a&$order=up', 'invalid_query'],
+      ['$query that is not JSON', '$query=nope', 'invalid_query'],
+      ['$where inside $query', `$query=${encodeURIComponent('{"$where":"sleep(1)"}')}`, 'forbidden_operator'],
+      ['$expr inside $query', `$query=${encodeURIComponent('{"$expr":{"$eq":[1,1]}}')}`, 'forbidden_operator'],
+      ['a nested-quantifier $regex', `$regex=${encodeURIComponent('["name","(a+)+$",""]')}`, 'unsafe_regex'],
+      ['a regex over 256 characters', `$regex=${encodeURIComponent(JSON.stringify(['name', 'a'.repeat(300), '']))}`, 'unsafe_regex'],
+      ['an open polygon ring', `loc:geo:win:polygon=${encodeURIComponent('[[[0,0],[1,0],[1,1],[0,1]]]')}`, 'invalid_query'],
+    ])('%s answers 400 %s', async (_, query, code) => {
+      const api = await people();
+      expectProblem(await api.get(`/people?${query}`), 400, code);
+    });
+
+    it('checks the query string on every route', async () => {
+      const api = await people();
+      expectProblem(await api.get('/people/1?$foo=1'), 400, 'unknown_parameter');
+      expectProblem(await api.request('DELETE', '/people/1?$foo=1'), 400, 'unknown_parameter');
+      expect((await api.get('/people/1')).status).toBe(200);
+    });
+  });
+
+  describe('unexpected failures', () => {
+    it('answer 500 internal without internals, logging the cause', async () => {
+      const logger = { error: vi.fn(), warn: vi.fn() };
+      const api = await start();
+      const find: StoreCollection['find'] = () => ({
+        toArray: () => Promise.reject(new Error('driver exploded at 10.1.2.3')),
+      });
+      const failing = new Proxy(api.db.collection('boom'), {
+        get: (target, key) => (key === 'find' ? find : Reflect.get(target, key)),
+      });
+      const db: StoreDb = { collection: (name) => (name === 'boom' ? failing : api.db.collection(name)) };
+      const broken = await start({ db, logger });
+      const reply = await broken.get('/boom');
+      expectProblem(reply, 500, 'internal');
+      expect(reply.text).not.toContain('10.1.2.3');
+      expect(reply.text).not.toContain('exploded');
+      expect(logger.error).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ message: 'driver exploded at 10.1.2.3' }));
+    });
+  });
+}

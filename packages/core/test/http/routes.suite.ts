@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import { expectPassedOn, expectProblem, type useServer } from './harness';
+
+type Start = ReturnType<typeof useServer>;
+const HEX24 = /^[0-9a-f]{24}$/;
+
+/** Contract section 3: the resource routes, their statuses and headers. */
+export function routeTests(start: Start): void {
+  describe('GET /<res>', () => {
+    it('answers 200 with an empty JSON array for an empty resource', async () => {
+      const api = await start();
+      const reply = await api.get('/posts');
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(reply.json).toEqual([]);
+    });
+
+    it('answers the stored documents', async () => {
+      const api = await start();
+      await api.seed('posts', [{ _id: 1, title: 'a' }, { _id: 2, title: 'b' }]);
+      expect((await api.get('/posts')).json).toEqual([{ _id: 1, title: 'a' }, { _id: 2, title: 'b' }]);
+    });
+  });
+
+  describe('POST /<res>', () => {
+    it('answers 201 with the stored document, a new 24-hex string _id and its Location', async () => {
+      const api = await start();
+      const reply = await api.post('/posts', { title: 'Hello', views: 12 });
+      expect(reply.status).toBe(201);
+      expect(reply.json).toEqual({ _id: expect.stringMatching(HEX24), title: 'Hello', views: 12 });
+      expect(reply.headers.get('location')).toBe(`/api/posts/${reply.json._id}`);
+      const stored = await api.db.collection('posts').findOne({ _id: reply.json._id });
+      expect(stored).toMatchObject({ _id: reply.json._id, title: 'Hello' });
+      expect((await api.get(`/posts/${reply.json._id}`)).json).toEqual(reply.json);
+    });
+
+    it.each([
+      ['a string', 'my-post', 'my-post'],
+      ['a number', 7, '7'],
+    ])('keeps a body _id given as %s', async (_, id, segment) => {
+      const api = await start();
+      const reply = await api.post('/posts', { _id: id, title: 't' });
+      expect(reply.status).toBe(201);
+      expect(reply.json._id).toBe(id);
+      expect(reply.headers.get('location')).toBe(`/api/posts/${segment}`);
+      expect((await api.get(`/posts/${segment}`)).json).toEqual({ _id: id, title: 't' });
+    });
+
+    it('answers 409 conflict when the _id is taken', async () => {
+      const api = await start();
+      await api.seed('posts', [{ _id: 'x' }]);
+      expectProblem(await api.post('/posts', { _id: 'x', again: true }), 409, 'conflict');
+      expect((await api.get('/posts/x')).json).toEqual({ _id: 'x' });
+    });
+
+    it.each([
+      ['an array', [{ a: 1 }]],
+      ['a string', 'text'],
+      ['null', null],
+    ])('answers 400 invalid_body for %s', async (_, body) => {
+      const api = await start();
+      expectProblem(await api.post('/posts', body), 400, 'invalid_body');
+    });
+
+    it.each([
+      ['an object', { a: 1 }],
+      ['an empty string', ''],
+      ['a fraction', 1.5],
+      ['a boolean', true],
+    ])('answers 400 invalid_body for an _id that is %s', async (_, id) => {
+      const api = await start();
+      expectProblem(await api.post('/posts', { _id: id }), 400, 'invalid_body');
+    });
+  });
+
+  describe('GET /<res>/<id>', () => {
+    it('finds a number _id by its integer segment and a string _id by the same string', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 5, kind: 'number' }, { _id: 'abc', kind: 'string' }]);
+      expect((await api.get('/items/5')).json).toEqual({ _id: 5, kind: 'number' });
+      expect((await api.get('/items/abc')).json).toEqual({ _id: 'abc', kind: 'string' });
+    });
+
+    it('finds an ObjectId _id by its 24 hex digits, answered as a string', async () => {
+      const api = await start();
+      const hex = '507f1f77bcf86cd799439011';
+      await api.seed('items', [{ _id: { $oid: hex }, kind: 'oid' }]);
+      expect((await api.get(`/items/${hex}`)).json).toEqual({ _id: hex, kind: 'oid' });
+    });
+
+    it('decodes a percent-encoded id segment', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 'a b/c' }]);
+      expect((await api.get('/items/a%20b%2Fc')).json).toEqual({ _id: 'a b/c' });
+    });
+
+    it('answers 404 not_found for an unknown id', async () => {
+      const api = await start();
+      expectProblem(await api.get('/items/nope'), 404, 'not_found');
+    });
+
+    it('applies $select to the document', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1, b: 2 }]);
+      expect((await api.get('/items/1?$select=a')).json).toEqual({ a: 1 });
+    });
+  });
+
+  describe('PUT /<res>/<id>', () => {
+    it('answers 200 with the new document, keeping the _id', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1, b: 2 }]);
+      const reply = await api.request('PUT', '/items/1', { body: { a: 10 } });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toEqual({ _id: 1, a: 10 });
+      expect((await api.get('/items/1')).json).toEqual({ _id: 1, a: 10 });
+    });
+
+    it('accepts the same _id in the body', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1 }]);
+      expect((await api.request('PUT', '/items/1', { body: { _id: 1, a: 2 } })).json).toEqual({ _id: 1, a: 2 });
+    });
+
+    it('answers 400 invalid_body for a different _id in the body', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1 }]);
+      expectProblem(await api.request('PUT', '/items/1', { body: { _id: 2, a: 2 } }), 400, 'invalid_body');
+      expect((await api.get('/items/1')).json).toEqual({ _id: 1, a: 1 });
+    });
+
+    it('answers 404 not_found for an unknown id', async () => {
+      const api = await start();
+      expectProblem(await api.request('PUT', '/items/9', { body: { a: 1 } }), 404, 'not_found');
+      expect((await api.get('/items')).json).toEqual([]);
+    });
+  });
+
+  describe('PATCH /<res>/<id>', () => {
+    it('sets top-level and dotted keys, keeping the other fields', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1, author: { name: 'Ann', age: 30 }, keep: true }]);
+      const reply = await api.request('PATCH', '/items/1', { body: { a: 2, 'author.name': 'Bob' } });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toEqual({ _id: 1, a: 2, author: { name: 'Bob', age: 30 }, keep: true });
+      expect((await api.get('/items/1')).json).toEqual(reply.json);
+    });
+
+    it.each([
+      ['an empty object', {}],
+      ['an array', [1]],
+      ['a different _id', { _id: 2 }],
+      ['a $ operator key', { $set: { a: 1 } }],
+      ['a dotted key through $', { 'a.$b': 1 }],
+      ['overlapping paths', { a: { b: 1 }, 'a.b': 2 }],
+    ])('answers 400 invalid_body for %s', async (_, body) => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1 }]);
+      expectProblem(await api.request('PATCH', '/items/1', { body }), 400, 'invalid_body');
+      expect((await api.get('/items/1')).json).toEqual({ _id: 1, a: 1 });
+    });
+
+    it('answers 404 not_found for an unknown id', async () => {
+      const api = await start();
+      expectProblem(await api.request('PATCH', '/items/9', { body: { a: 1 } }), 404, 'not_found');
+    });
+  });
+
+  describe('DELETE /<res>/<id>', () => {
+    it('answers 204 without a body, and the document is gone', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1 }, { _id: 2 }]);
+      const reply = await api.request('DELETE', '/items/1');
+      expect(reply.status).toBe(204);
+      expect(reply.text).toBe('');
+      expectProblem(await api.get('/items/1'), 404, 'not_found');
+      expect((await api.get('/items')).json).toEqual([{ _id: 2 }]);
+    });
+
+    it('answers 404 not_found for an unknown id', async () => {
+      const api = await start();
+      expectProblem(await api.request('DELETE', '/items/1'), 404, 'not_found');
+    });
+  });
+
+  describe('other methods', () => {
+    it.each([
+      ['DELETE', '/items', 'GET, HEAD, POST'],
+      ['PUT', '/items', 'GET, HEAD, POST'],
+      ['POST', '/items/1', 'GET, HEAD, PUT, PATCH, DELETE'],
+      ['POST', '/items/1/children', 'GET, HEAD'],
+      ['DELETE', '/items/1/children', 'GET, HEAD'],
+    ])('%s %s answers 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
+      const api = await start();
+      const reply = await api.request(method, path);
+      expectProblem(reply, 405, 'method_not_allowed');
+      expect(reply.headers.get('allow')).toBe(allow);
+    });
+
+    it('answers HEAD like GET, without a body', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1 }]);
+      const get = await api.get('/items');
+      const head = await api.request('HEAD', '/items');
+      expect(head.status).toBe(200);
+      expect(head.text).toBe('');
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+      expect((await api.request('HEAD', '/items/1')).status).toBe(200);
+      const missing = await api.request('HEAD', '/items/2');
+      expect([missing.status, missing.text]).toEqual([404, '']);
+    });
+  });
+
+  describe('relationships (wired by @store/populate)', () => {
+    it.each([
+      ['GET /<res>/<id>/<children>', '/companies/1/employees'],
+      ['$populate', '/companies?$populate=employees'],
+      ['$fill', '/employees?$fill=companies'],
+      ['$populate on one document', '/companies/1?$populate=employees'],
+    ])('%s answers 501 not_implemented for now', async (_, path) => {
+      const api = await start();
+      await api.seed('companies', [{ _id: 1 }]);
+      await api.seed('employees', [{ _id: 1, company_id: 1 }]);
+      expectProblem(await api.get(path), 501, 'not_implemented');
+    });
+  });
+
+  describe('resource names', () => {
+    it.each([
+      ['starting with "-"', '/-items'],
+      ['starting with "_"', '/_items'],
+      ['with a dot', '/items.json'],
+      ['longer than 64 characters', `/${'a'.repeat(65)}`],
+      ['more than three segments deep', '/items/1/children/2'],
+    ])('passes a path %s on to the host app', async (_, path) => {
+      const api = await start();
+      expectPassedOn(await api.get(path));
+    });
+
+    it('routes a 64-character name', async () => {
+      const api = await start();
+      expect((await api.get(`/${'a'.repeat(64)}`)).status).toBe(200);
+    });
+
+    it.each(['svc-magic-links', 'svc-magic-codes', 'svc-sessions', 'svc-rate-limits'])(
+      'never routes the internal collection %s',
+      async (name) => {
+        const api = await start();
+        await api.db.collection(name).insertOne({ _id: 'secret', token: 'hash' });
+        expectPassedOn(await api.get(`/${name}`));
+        expectPassedOn(await api.get(`/${name}/secret`));
+        expectPassedOn(await api.request('DELETE', `/${name}/secret`));
+        expectPassedOn(await api.get(`/items/1/${name}`));
+        expect(await api.db.collection(name).findOne({ _id: 'secret' })).toMatchObject({ token: 'hash' });
+      },
+    );
+
+    it('routes only declared resources under restrict: true', async () => {
+      const api = await start({ restrict: true, resources: { posts: {} } });
+      expect((await api.get('/posts')).status).toBe(200);
+      expectPassedOn(await api.get('/comments'));
+      expectPassedOn(await api.post('/comments', { a: 1 }));
+    });
+
+    it('stores a declared resource in its collection', async () => {
+      const api = await start({ resources: { posts: { collection: 'articles' } } });
+      await api.seed('posts', [{ _id: 1 }]);
+      expect(await api.db.collection('articles').findOne({ _id: 1 })).toEqual({ _id: 1 });
+    });
+  });
+
+  describe('Location', () => {
+    it('is <baseUrl>/<res>/<id> when baseUrl is set', async () => {
+      const api = await start({ baseUrl: 'https://example.com/v1/' });
+      const reply = await api.post('/posts', { _id: 'a b' });
+      expect(reply.headers.get('location')).toBe('https://example.com/v1/posts/a%20b');
+    });
+
+    it('is /<res>/<id> when the store is mounted at the root', async () => {
+      const api = await start({}, { prefix: '' });
+      const reply = await api.post('/posts', { _id: 3 });
+      expect(reply.headers.get('location')).toBe('/posts/3');
+    });
+  });
+}

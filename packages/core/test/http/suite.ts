@@ -1,0 +1,22 @@
+/**
+ * The one conformance suite over HTTP: contract sections 3-5 and the spec's 4.3 examples,
+ * run once per storage engine through `describeEngines`, against whatever server an adapter
+ * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
+ */
+import { describeEngines } from '../support/engines';
+import { bodyTests } from './bodies.suite';
+import { type Serve, useServer } from './harness';
+import { queryTests } from './query.suite';
+import { routeTests } from './routes.suite';
+
+export type { Serve, ServeOptions, Served } from './harness';
+
+/** Registers the whole conformance suite for the server `serve` builds, on every engine. */
+export function describeConformance(title: string, serve: Serve): void {
+  describeEngines(`HTTP conformance: ${title}`, (engine) => {
+    const start = useServer(engine, serve);
+    routeTests(start);
+    bodyTests(start);
+    queryTests(start);
+  });
+}
