@@ -77,7 +77,8 @@ function sanitizeValue(value: unknown, path: string, depth: number): unknown {
     return value;
   }
   if (depth >= MAX_BODY_DEPTH) throw invalid(path, `nested deeper than ${MAX_BODY_DEPTH} levels`);
-  if (Array.isArray(value)) return Array.from(value, (item, i) => sanitizeValue(item, `${path}[${i}]`, depth + 1));
+  if (Array.isArray(value))
+    return Array.from(value, (item, i) => sanitizeValue(item, `${path}[${i}]`, depth + 1));
   if (isPlainObject(value)) return sanitizeObject(value, path, depth);
   throw invalid(path, 'only JSON values are accepted');
 }

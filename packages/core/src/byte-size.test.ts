@@ -13,7 +13,10 @@ describe('parseByteSize', () => {
     expect(parseByteSize(input)).toBe(bytes);
   });
 
-  it.each([[-1], [1.5], [Number.NaN], ['abc'], ['1 tb'], ['-1kb'], [''], [null], [{}]])('rejects %j', (input) => {
-    expect(parseByteSize(input)).toBeUndefined();
-  });
+  it.each([[-1], [1.5], [Number.NaN], ['abc'], ['1 tb'], ['-1kb'], [''], [null], [{}]])(
+    'rejects %j',
+    (input) => {
+      expect(parseByteSize(input)).toBeUndefined();
+    },
+  );
 });

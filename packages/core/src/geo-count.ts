@@ -20,8 +20,13 @@ function isObject(value: unknown): value is Document {
 function readNear(condition: Document): Near | undefined {
   const near = condition.$nearSphere ?? condition.$near;
   if (isObject(near) && isObject(near.$geometry)) {
-    const toRadians = (metres: unknown) => (typeof metres === 'number' ? metres / EARTH_RADIUS_METRES : undefined);
-    return { centre: near.$geometry.coordinates, min: toRadians(near.$minDistance), max: toRadians(near.$maxDistance) };
+    const toRadians = (metres: unknown) =>
+      typeof metres === 'number' ? metres / EARTH_RADIUS_METRES : undefined;
+    return {
+      centre: near.$geometry.coordinates,
+      min: toRadians(near.$minDistance),
+      max: toRadians(near.$maxDistance),
+    };
   }
   if (Array.isArray(near) && condition.$nearSphere !== undefined) {
     const radians = (value: unknown) => (typeof value === 'number' ? value : undefined);
@@ -37,10 +42,15 @@ function within(centre: unknown, radians: number): Document {
 /** Replaces one field's near condition; returns the field condition and an exclusion for `$minDistance`. */
 function rewriteField(field: string, condition: Document, near: Near): [Document, Document | undefined] {
   const rest = Object.fromEntries(
-    Object.entries(condition).filter(([op]) => !['$nearSphere', '$near', '$minDistance', '$maxDistance'].includes(op)),
+    Object.entries(condition).filter(
+      ([op]) => !['$nearSphere', '$near', '$minDistance', '$maxDistance'].includes(op),
+    ),
   );
   const bound = near.max === undefined ? { $exists: true } : within(near.centre, near.max);
-  const exclude = near.min === undefined || near.min <= 0 ? undefined : { $nor: [{ [field]: within(near.centre, near.min) }] };
+  const exclude =
+    near.min === undefined || near.min <= 0
+      ? undefined
+      : { $nor: [{ [field]: within(near.centre, near.min) }] };
   return [{ ...rest, ...bound }, exclude];
 }
 

@@ -2,11 +2,12 @@
  * `@store/core`: the framework-agnostic engine. Adapters call {@link createStoreHandler}'s
  * handler with a plain request and write back the plain response it returns.
  */
+
+export type { RequestContext } from './context';
 export { ERROR_CODES, type ErrorCode, titleForStatus } from './error-codes';
 export { isStoreError, StoreError, type StoreErrorOptions, storeError } from './errors';
 export { createStoreHandler } from './handler';
 export { idFilter, newId } from './ids';
-export type { RequestContext } from './context';
 export {
   type ResolvedStoreOptions,
   type ResourceConfig,
@@ -19,7 +20,7 @@ export { type RelationRequest, resolveRelations } from './relations';
 export { type Problem, renderError } from './render-error';
 export { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
 export type { RouteMatch } from './router';
-export { createEmbeddedDb } from './storage';
+export { createEmbeddedDb, type EmbeddedDb, type StorageOption } from './storage';
 export type {
   Document,
   FindCursor,

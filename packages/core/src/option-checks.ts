@@ -41,7 +41,11 @@ const FIELD_SEGMENT = /^[^$.\0][^.\0]*$/;
 
 /** Checks a dotted field path: non-empty segments, none starting with `$`, at most 200 characters. */
 export function checkFieldPath(value: unknown, option: string): string {
-  if (typeof value !== 'string' || value.length > 200 || !value.split('.').every((s) => FIELD_SEGMENT.test(s))) {
+  if (
+    typeof value !== 'string' ||
+    value.length > 200 ||
+    !value.split('.').every((s) => FIELD_SEGMENT.test(s))
+  ) {
     invalidOption(option, 'expected a field path such as "title" or "author.name"');
   }
   return value;
@@ -64,7 +68,8 @@ export function checkCollectionName(value: unknown, option: string): string {
 /** Checks `baseUrl`: an absolute http(s) URL or a path starting with `/`; drops trailing slashes. */
 export function checkBaseUrl(value: unknown, option: string): string | undefined {
   if (value === undefined) return undefined;
-  const ok = typeof value === 'string' && (value === '' || value.startsWith('/') || /^https?:\/\/[^/]/i.test(value));
+  const ok =
+    typeof value === 'string' && (value === '' || value.startsWith('/') || /^https?:\/\/[^/]/i.test(value));
   if (!ok || (value !== '' && !URL.canParse(value, 'http://localhost'))) {
     invalidOption(option, 'expected an absolute http(s) URL or a path starting with "/"');
   }

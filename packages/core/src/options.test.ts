@@ -50,7 +50,10 @@ describe('resolveStoreOptions', () => {
   it('resolves a declared resource with the global timestamps default', () => {
     const options = resolveStoreOptions({
       timestamps: true,
-      resources: { posts: { search: ['title', 'author.name'] }, notes: { timestamps: false, collection: 'my-notes' } },
+      resources: {
+        posts: { search: ['title', 'author.name'] },
+        notes: { timestamps: false, collection: 'my-notes' },
+      },
     });
     expect(options.resources.get('posts')).toEqual({
       name: 'posts',
@@ -59,11 +62,17 @@ describe('resolveStoreOptions', () => {
       search: ['title', 'author.name'],
       declared: true,
     });
-    expect(options.resources.get('notes')).toMatchObject({ collection: 'my-notes', timestamps: false, search: [] });
+    expect(options.resources.get('notes')).toMatchObject({
+      collection: 'my-notes',
+      timestamps: false,
+      search: [],
+    });
   });
 
   it('strips trailing slashes from baseUrl', () => {
-    expect(resolveStoreOptions({ baseUrl: 'https://example.com/api/' }).baseUrl).toBe('https://example.com/api');
+    expect(resolveStoreOptions({ baseUrl: 'https://example.com/api/' }).baseUrl).toBe(
+      'https://example.com/api',
+    );
   });
 
   it.each([
@@ -73,17 +82,45 @@ describe('resolveStoreOptions', () => {
     ['db as a string that is not a MongoDB URI', { db: 'postgres://x' }, 'db'],
     ['resources that is not an object', { resources: [] }, 'resources'],
     ['an invalid resource name', { resources: { 'bad name': {} } }, 'resources.bad name'],
-    ['a resource over an internal collection', { resources: { 'svc-sessions': {} } }, 'resources.svc-sessions'],
-    ['a collection override onto an internal collection', { resources: { s: { collection: 'svc-magic-links' } } }, 'resources.s'],
+    [
+      'a resource over an internal collection',
+      { resources: { 'svc-sessions': {} } },
+      'resources.svc-sessions',
+    ],
+    [
+      'a collection override onto an internal collection',
+      { resources: { s: { collection: 'svc-magic-links' } } },
+      'resources.s',
+    ],
     ['a resource config that is not an object', { resources: { posts: true } }, 'resources.posts'],
     ['an unknown resource option', { resources: { posts: { acess: 'public' } } }, 'resources.posts.acess'],
-    ['a non-boolean resource timestamps', { resources: { posts: { timestamps: 'yes' } } }, 'resources.posts.timestamps'],
+    [
+      'a non-boolean resource timestamps',
+      { resources: { posts: { timestamps: 'yes' } } },
+      'resources.posts.timestamps',
+    ],
     ['search that is not an array', { resources: { posts: { search: 'title' } } }, 'resources.posts.search'],
-    ['a search field starting with $', { resources: { posts: { search: ['$where'] } } }, 'resources.posts.search[0]'],
-    ['an empty search path segment', { resources: { posts: { search: ['a..b'] } } }, 'resources.posts.search[0]'],
+    [
+      'a search field starting with $',
+      { resources: { posts: { search: ['$where'] } } },
+      'resources.posts.search[0]',
+    ],
+    [
+      'an empty search path segment',
+      { resources: { posts: { search: ['a..b'] } } },
+      'resources.posts.search[0]',
+    ],
     ['an empty collection name', { resources: { posts: { collection: '' } } }, 'resources.posts.collection'],
-    ['a collection name with $', { resources: { posts: { collection: 'a$b' } } }, 'resources.posts.collection'],
-    ['a system collection', { resources: { posts: { collection: 'system.users' } } }, 'resources.posts.collection'],
+    [
+      'a collection name with $',
+      { resources: { posts: { collection: 'a$b' } } },
+      'resources.posts.collection',
+    ],
+    [
+      'a system collection',
+      { resources: { posts: { collection: 'system.users' } } },
+      'resources.posts.collection',
+    ],
     ['a non-boolean restrict', { restrict: 1 }, 'restrict'],
     ['a relative baseUrl', { baseUrl: 'api' }, 'baseUrl'],
     ['a non-http baseUrl', { baseUrl: 'ftp://example.com' }, 'baseUrl'],

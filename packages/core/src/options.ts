@@ -11,11 +11,11 @@ import {
   isPlainObject,
 } from './option-checks';
 import { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
-import type { openStorage } from './storage';
+import type { StorageOption } from './storage';
 import type { StoreLogger } from './types';
 
 /** What `db` accepts: a driver `Db` or embedded db, a `MongoClient`, or a connection string. */
-export type StoreDbOption = Parameters<typeof openStorage>[0];
+export type StoreDbOption = StorageOption;
 
 /** Options of one resource, under `resources.<name>`. */
 export interface ResourceConfig {
@@ -42,7 +42,7 @@ export interface StoreConfig {
   /**
    * Where documents live: a driver `Db` or an embedded db, a `MongoClient` (its default
    * database), or a MongoDB connection string (the store opens and closes that client).
-   * @default undefined: a fresh in-memory embedded engine
+   * @default undefined (or null): a fresh in-memory embedded engine, closed by `close()`
    */
   db?: StoreDbOption;
   /**
@@ -124,7 +124,8 @@ const STORE_OPTIONS = [
 
 function resolveResource(name: string, value: unknown, timestamps: boolean): ResolvedResource {
   const option = `resources.${name}`;
-  if (!isValidResourceName(name)) invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
+  if (!isValidResourceName(name))
+    invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
   const config = checkKeys(value, option, Object.keys(RESOURCE_OPTIONS)) as ResourceConfig;
   const collection = RESOURCE_OPTIONS.collection(config.collection ?? name, `${option}.collection`);
   if (INTERNAL_COLLECTIONS.has(collection) || INTERNAL_COLLECTIONS.has(name)) {
@@ -142,14 +143,19 @@ function resolveResource(name: string, value: unknown, timestamps: boolean): Res
 function resolveResources(value: unknown, timestamps: boolean): ReadonlyMap<string, ResolvedResource> {
   if (!isPlainObject(value)) invalidOption('resources', 'expected an object keyed by resource name');
   const resources = value;
-  return new Map(Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, timestamps)]));
+  return new Map(
+    Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, timestamps)]),
+  );
 }
 
 function checkDb(value: unknown): StoreDbOption {
   const isConnectionString = typeof value === 'string' && /^mongodb(\+srv)?:\/\/./.test(value);
   const hasMethod = (name: string) =>
-    typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[name] === 'function';
-  if (value !== undefined && !isConnectionString && !hasMethod('collection') && !hasMethod('db')) {
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[name] === 'function';
+  const isClient = hasMethod('db') && hasMethod('connect');
+  if (value !== undefined && value !== null && !isConnectionString && !hasMethod('collection') && !isClient) {
     invalidOption('db', 'expected a MongoDB connection string, a MongoClient, a Db or an embedded db');
   }
   return value as StoreDbOption;
@@ -174,7 +180,8 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const defaultLimit = checkInteger(config.defaultLimit ?? 10, 'defaultLimit', 1);
   if (defaultLimit > maxLimit) invalidOption('defaultLimit', `must not exceed maxLimit (${maxLimit})`);
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
-  if (bodyLimit === undefined) invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
+  if (bodyLimit === undefined)
+    invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
   return {
     db: checkDb(config.db),
     resources: resolveResources(config.resources ?? {}, timestamps),

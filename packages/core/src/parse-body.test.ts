@@ -57,12 +57,19 @@ describe('parseJsonBody', () => {
 
   it('applies the key rules to a body a host parser produced', async () => {
     const parsed = JSON.parse('{"__proto__":{"polluted":true}}');
-    expect(await failure(parseJsonBody(request({ parsed }), 1024))).toEqual({ status: 400, code: 'invalid_body' });
+    expect(await failure(parseJsonBody(request({ parsed }), 1024))).toEqual({
+      status: 400,
+      code: 'invalid_body',
+    });
   });
 
   it.each([
     ['a text/plain body', '{"a":1}', { 'content-type': 'text/plain' }],
-    ['a form body a host parser already parsed', { parsed: { a: '1' } }, { 'content-type': 'application/x-www-form-urlencoded' }],
+    [
+      'a form body a host parser already parsed',
+      { parsed: { a: '1' } },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ],
     ['a body without content-type', '{"a":1}', { 'content-type': '' }],
   ])('answers 415 unsupported_media_type for %s', async (_, body, headers) => {
     const req = request(body as StoreRequestBody, headers);
@@ -97,6 +104,9 @@ describe('parseJsonBody', () => {
       yield new TextEncoder().encode('{');
       throw new Error('aborted');
     }
-    expect(await failure(parseJsonBody(request(broken()), 1024))).toEqual({ status: 400, code: 'invalid_body' });
+    expect(await failure(parseJsonBody(request(broken()), 1024))).toEqual({
+      status: 400,
+      code: 'invalid_body',
+    });
   });
 });

@@ -15,7 +15,10 @@ function headerValue(request: StoreRequest, name: string): string | undefined {
 /** Whether a `content-type` header names JSON in UTF-8 (the only charset JSON allows). */
 export function isJsonContentType(contentType: string): boolean {
   const [type = '', ...params] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   return JSON_MEDIA_TYPE.test(type) && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
 }
 
@@ -42,7 +45,11 @@ function parseJson(text: string): unknown {
  * `invalid_body` for an empty body, malformed JSON, a non-object or a key breaking a rule.
  * With `dottedKeys`, top-level keys may be dotted paths (PATCH).
  */
-export async function parseJsonBody(request: StoreRequest, limit: number, dottedKeys = false): Promise<Document> {
+export async function parseJsonBody(
+  request: StoreRequest,
+  limit: number,
+  dottedKeys = false,
+): Promise<Document> {
   const contentType = headerValue(request, 'content-type');
   if (contentType !== undefined && !isJsonContentType(contentType)) throw unsupported(contentType);
   const received = await receiveBody(request, limit);

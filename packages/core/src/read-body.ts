@@ -49,7 +49,10 @@ async function readStream(stream: AsyncIterable<Uint8Array | string>, limit: num
   return decode(Buffer.concat(chunks));
 }
 
-async function readRaw(body: string | Uint8Array | AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+async function readRaw(
+  body: string | Uint8Array | AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<string> {
   if (typeof body === 'string') {
     if (Buffer.byteLength(body) > limit) throw tooLarge(limit);
     return body;

@@ -16,7 +16,8 @@ export type RelationRequest =
  * 501 `not_implemented` instead of silently ignoring the parameter.
  */
 export async function resolveRelations(ctx: RequestContext, request: RelationRequest): Promise<Document[]> {
-  const what = request.kind === 'children' ? `GET /${ctx.resource.name}/<id>/<children>` : '$populate and $fill';
+  const what =
+    request.kind === 'children' ? `GET /${ctx.resource.name}/<id>/<children>` : '$populate and $fill';
   throw new StoreError(501, 'not_implemented', `${what} is not implemented yet.`);
 }
 

@@ -30,7 +30,9 @@ describe('renderError', () => {
   });
 
   it('carries the headers of the error, such as Allow', () => {
-    const error = storeError('method_not_allowed', 'POST is not allowed here.', { headers: { allow: 'GET, HEAD' } });
+    const error = storeError('method_not_allowed', 'POST is not allowed here.', {
+      headers: { allow: 'GET, HEAD' },
+    });
     expect(render(error).headers.allow).toBe('GET, HEAD');
   });
 
@@ -41,9 +43,12 @@ describe('renderError', () => {
   });
 
   it('renders a duplicate key error (code 11000) as 409 conflict without the driver message', () => {
-    const error = Object.assign(new Error('E11000 duplicate key error collection: db.posts index: _id_ dup key: { _id: "secret" }'), {
-      code: 11000,
-    });
+    const error = Object.assign(
+      new Error('E11000 duplicate key error collection: db.posts index: _id_ dup key: { _id: "secret" }'),
+      {
+        code: 11000,
+      },
+    );
     const response = render(error);
     expect(response.problem).toMatchObject({ status: 409, title: 'Conflict', code: 'conflict' });
     expect(response.body).not.toContain('secret');
@@ -66,9 +71,12 @@ describe('renderError', () => {
     expect(log.error).not.toHaveBeenCalled();
   });
 
-  it.each(Object.entries(ERROR_CODES))('titles %s with the reason phrase of its status', (code, { status, title }) => {
-    expect(render(new StoreError(status, code, 'x')).problem).toMatchObject({ status, title, code });
-  });
+  it.each(Object.entries(ERROR_CODES))(
+    'titles %s with the reason phrase of its status',
+    (code, { status, title }) => {
+      expect(render(new StoreError(status, code, 'x')).problem).toMatchObject({ status, title, code });
+    },
+  );
 
   it('titles a code outside the table by its status', () => {
     expect(render(new StoreError(404, 'page_missing', 'x')).problem.title).toBe('Not Found');

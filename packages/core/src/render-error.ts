@@ -37,14 +37,24 @@ const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
       ? { status: error.status, code: error.code, detail: error.detail, headers: error.headers }
       : undefined,
   (error) =>
-    isQueryError(error) ? { status: clientStatus(error.status), code: error.code, detail: error.message } : undefined,
+    isQueryError(error)
+      ? { status: clientStatus(error.status), code: error.code, detail: error.message }
+      : undefined,
   (error) =>
     isDuplicateKey(error)
-      ? { status: 409, code: 'conflict', detail: 'A document with the same _id (or unique key) already exists.' }
+      ? {
+          status: 409,
+          code: 'conflict',
+          detail: 'A document with the same _id (or unique key) already exists.',
+        }
       : undefined,
 ];
 
-const INTERNAL: Recognized = { status: 500, code: 'internal', detail: 'The server failed to answer the request.' };
+const INTERNAL: Recognized = {
+  status: 500,
+  code: 'internal',
+  detail: 'The server failed to answer the request.',
+};
 
 /** The problem document for an error; anything unrecognized is a 500 `internal`. */
 export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedResource } from './resources';
 import { matchRoute } from './router';
 
-const notes: ResolvedResource = { name: 'notes', collection: 'n', timestamps: true, search: [], declared: true };
+const notes: ResolvedResource = {
+  name: 'notes',
+  collection: 'n',
+  timestamps: true,
+  search: [],
+  declared: true,
+};
 const open = { resources: new Map([['notes', notes]]), restrict: false, timestamps: false };
 const restricted = { ...open, restrict: true };
 

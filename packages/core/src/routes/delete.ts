@@ -6,7 +6,9 @@ import { documentNotFound } from './not-found';
 
 /** `DELETE /<res>/<id>`: 204 without a body; 404 when no document has the id. */
 export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> {
-  const { deletedCount } = await ctx.collection.deleteOne(requestFilter(ctx, idFilter(ctx.route.id as string)));
+  const { deletedCount } = await ctx.collection.deleteOne(
+    requestFilter(ctx, idFilter(ctx.route.id as string)),
+  );
   if (deletedCount === 0) throw documentNotFound(ctx);
   return { status: 204 };
 }

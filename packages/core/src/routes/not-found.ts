@@ -5,5 +5,8 @@ import { storeError } from '../errors';
 export function documentNotFound(ctx: RequestContext) {
   const id = ctx.route.id ?? '';
   const shown = id.length > 64 ? `${id.slice(0, 64)}...` : id;
-  return storeError('not_found', `No document of "${ctx.resource.name}" has the id ${JSON.stringify(shown)}.`);
+  return storeError(
+    'not_found',
+    `No document of "${ctx.resource.name}" has the id ${JSON.stringify(shown)}.`,
+  );
 }

@@ -16,7 +16,8 @@ function checkNoOverlap(keys: string[]): void {
     const segments = key.split('.');
     for (let i = 1; i < segments.length; i++) {
       const parent = segments.slice(0, i).join('.');
-      if (all.has(parent)) throw storeError('invalid_body', `body: the keys "${parent}" and "${key}" overlap.`);
+      if (all.has(parent))
+        throw storeError('invalid_body', `body: the keys "${parent}" and "${key}" overlap.`);
     }
   }
 }
@@ -25,7 +26,8 @@ function checkNoOverlap(keys: string[]): void {
 function setOf(ctx: RequestContext, body: Document): Document {
   const keys = Object.keys(body);
   if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
-  if (keys.some((key) => key.startsWith('_id.'))) throw storeError('invalid_body', 'body._id: an _id cannot change.');
+  if (keys.some((key) => key.startsWith('_id.')))
+    throw storeError('invalid_body', 'body._id: an _id cannot change.');
   checkBodyIdMatchesPath(ctx, body._id);
   checkNoOverlap(keys);
   const set = Object.fromEntries(Object.entries(body).filter(([key]) => key !== '_id'));

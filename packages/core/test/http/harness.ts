@@ -66,7 +66,10 @@ async function read(response: Response): Promise<Reply> {
 function client(url: string, db: StoreDb): Api {
   const request = async (method: string, path: string, send: Send = {}) => {
     const json = send.body === undefined ? undefined : JSON.stringify(send.body);
-    const headers = { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...send.headers };
+    const headers = {
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...send.headers,
+    };
     return read(await fetch(`${url}${path}`, { method, headers, body: send.raw ?? json }));
   };
   const api: Api = {
@@ -117,5 +120,8 @@ export function expectProblem(reply: Reply, status: number, code: string): void 
 
 /** Asserts the store passed the request on to the host app's next handler. */
 export function expectPassedOn(reply: Reply): void {
-  expect({ status: reply.status, json: reply.json }, reply.text).toEqual({ status: 404, json: { fallthrough: true } });
+  expect({ status: reply.status, json: reply.json }, reply.text).toEqual({
+    status: 404,
+    json: { fallthrough: true },
+  });
 }

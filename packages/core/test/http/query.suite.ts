@@ -5,9 +5,33 @@ import { expectProblem, type Json, type useServer } from './harness';
 type Start = ReturnType<typeof useServer>;
 
 const PEOPLE = [
-  { _id: 1, name: 'Ann', age: 31, active: true, tags: ['a', 'b'], author: { name: 'Zed' }, born: { $date: '1993-02-01T00:00:00Z' } },
-  { _id: 2, name: 'bob', age: 25, active: false, tags: ['b'], author: { name: 'Ann' }, born: { $date: '1999-07-15T00:00:00Z' } },
-  { _id: 3, name: 'Cy', age: '40', active: true, tags: [], author: { name: 'Zed' }, born: { $date: '1984-12-24T00:00:00Z' } },
+  {
+    _id: 1,
+    name: 'Ann',
+    age: 31,
+    active: true,
+    tags: ['a', 'b'],
+    author: { name: 'Zed' },
+    born: { $date: '1993-02-01T00:00:00Z' },
+  },
+  {
+    _id: 2,
+    name: 'bob',
+    age: 25,
+    active: false,
+    tags: ['b'],
+    author: { name: 'Ann' },
+    born: { $date: '1999-07-15T00:00:00Z' },
+  },
+  {
+    _id: 3,
+    name: 'Cy',
+    age: '40',
+    active: true,
+    tags: [],
+    author: { name: 'Zed' },
+    born: { $date: '1984-12-24T00:00:00Z' },
+  },
   { _id: 4, name: 'Dee', age: 25, tags: ['a', 'b', 'c'], ref: { $oid: '5f1d7f3e9d1b2c3a4b5c6d7e' } },
 ];
 
@@ -50,7 +74,11 @@ export function queryTests(start: Start): void {
       [':endsWith', 'name:endsWith=y', [3]],
       ['several operators on one field combine', 'age:gte=25&age:lt=31', [2, 4]],
       ['$query', `$query=${encodeURIComponent('{"age":{"$in":[25,31]},"tags":{"$size":1}}')}`, [2]],
-      ['$query with Extended JSON', `$query=${encodeURIComponent('{"born":{"$lt":{"$date":"1990-01-01T00:00:00Z"}}}')}`, [3]],
+      [
+        '$query with Extended JSON',
+        `$query=${encodeURIComponent('{"born":{"$lt":{"$date":"1990-01-01T00:00:00Z"}}}')}`,
+        [3],
+      ],
       ['$regex', `$regex=${encodeURIComponent('["name","^[ab]","i"]')}`, [1, 2]],
       ['flags are never filters', '$$tenant=acme', [1, 2, 3, 4]],
     ])('%s: %s', async (_, query, expected) => {
@@ -66,7 +94,11 @@ export function queryTests(start: Start): void {
       ['$select', '$select=name&$limit=2', [{ name: 'Ann' }, { name: 'bob' }]],
       ['$select[] with _id', '$select[]=_id&$select[]=age&$limit=1', [{ _id: 1, age: 31 }]],
       ['$sort descending', '$sort=-_id&$select=_id', [{ _id: 4 }, { _id: 3 }, { _id: 2 }, { _id: 1 }]],
-      ['$sort with $order', '$sort=age&$order=desc&$select=_id&$limit=3', [{ _id: 3 }, { _id: 1 }, { _id: 2 }]],
+      [
+        '$sort with $order',
+        '$sort=age&$order=desc&$select=_id&$limit=3',
+        [{ _id: 3 }, { _id: 1 }, { _id: 2 }],
+      ],
       ['$sort ties broken by _id', '$sort=age&$select=_id&$limit=2', [{ _id: 2 }, { _id: 4 }]],
       ['$page and $limit', '$limit=2&$page=1&$select=_id', [{ _id: 3 }, { _id: 4 }]],
       ['a $page past the end', '$limit=2&$page=5', []],
@@ -77,14 +109,20 @@ export function queryTests(start: Start): void {
 
     it('pages by 10 by default and clamps $limit to maxLimit', async () => {
       const api = await start({ maxLimit: 12 });
-      await api.seed('nums', Array.from({ length: 15 }, (_, i) => ({ _id: i })));
+      await api.seed(
+        'nums',
+        Array.from({ length: 15 }, (_, i) => ({ _id: i })),
+      );
       expect((await api.get('/nums')).json).toHaveLength(10);
       expect((await api.get('/nums?$limit=100')).json).toHaveLength(12);
     });
 
     it('honours defaultLimit', async () => {
       const api = await start({ defaultLimit: 3 });
-      await api.seed('nums', Array.from({ length: 5 }, (_, i) => ({ _id: i })));
+      await api.seed(
+        'nums',
+        Array.from({ length: 5 }, (_, i) => ({ _id: i })),
+      );
       expect((await api.get('/nums')).json).toHaveLength(3);
     });
 
@@ -137,16 +175,25 @@ export function queryTests(start: Start): void {
       const api = await places();
       const near = (min: number, max: number) => encodeURIComponent(JSON.stringify([...paris, min, max]));
       expect((await api.get(`/places?loc:geo:near=${near(0, 30_000)}&$count=1`)).json).toEqual({ count: 2 });
-      expect((await api.get(`/places?loc:geo:near=${near(5_000, 30_000)}&$count=1`)).json).toEqual({ count: 1 });
+      expect((await api.get(`/places?loc:geo:near=${near(5_000, 30_000)}&$count=1`)).json).toEqual({
+        count: 1,
+      });
     });
 
     it('geo:win:polygon answers the documents within', async () => {
       const api = await places();
-      const box = [[[2, 48.5], [3, 48.5], [3, 49], [2, 49], [2, 48.5]]];
-      expect(ids(await api.get(`/places?loc:geo:win:polygon=${encodeURIComponent(JSON.stringify(box))}`))).toEqual([
-        'louvre',
-        'versailles',
-      ]);
+      const box = [
+        [
+          [2, 48.5],
+          [3, 48.5],
+          [3, 49],
+          [2, 49],
+          [2, 48.5],
+        ],
+      ];
+      expect(
+        ids(await api.get(`/places?loc:geo:win:polygon=${encodeURIComponent(JSON.stringify(box))}`)),
+      ).toEqual(['louvre', 'versailles']);
     });
   });
 
@@ -166,10 +213,22 @@ export function queryTests(start: Start): void {
       ['$order other than asc|desc', '$sort=a&$order=up', 'invalid_query'],
       ['$query that is not JSON', '$query=nope', 'invalid_query'],
       ['$where inside $query', `$query=${encodeURIComponent('{"$where":"sleep(1)"}')}`, 'forbidden_operator'],
-      ['$expr inside $query', `$query=${encodeURIComponent('{"$expr":{"$eq":[1,1]}}')}`, 'forbidden_operator'],
+      [
+        '$expr inside $query',
+        `$query=${encodeURIComponent('{"$expr":{"$eq":[1,1]}}')}`,
+        'forbidden_operator',
+      ],
       ['a nested-quantifier $regex', `$regex=${encodeURIComponent('["name","(a+)+$",""]')}`, 'unsafe_regex'],
-      ['a regex over 256 characters', `$regex=${encodeURIComponent(JSON.stringify(['name', 'a'.repeat(300), '']))}`, 'unsafe_regex'],
-      ['an open polygon ring', `loc:geo:win:polygon=${encodeURIComponent('[[[0,0],[1,0],[1,1],[0,1]]]')}`, 'invalid_query'],
+      [
+        'a regex over 256 characters',
+        `$regex=${encodeURIComponent(JSON.stringify(['name', 'a'.repeat(300), '']))}`,
+        'unsafe_regex',
+      ],
+      [
+        'an open polygon ring',
+        `loc:geo:win:polygon=${encodeURIComponent('[[[0,0],[1,0],[1,1],[0,1]]]')}`,
+        'invalid_query',
+      ],
     ])('%s answers 400 %s', async (_, query, code) => {
       const api = await people();
       expectProblem(await api.get(`/people?${query}`), 400, code);
@@ -199,7 +258,10 @@ export function queryTests(start: Start): void {
       expectProblem(reply, 500, 'internal');
       expect(reply.text).not.toContain('10.1.2.3');
       expect(reply.text).not.toContain('exploded');
-      expect(logger.error).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ message: 'driver exploded at 10.1.2.3' }));
+      expect(logger.error).toHaveBeenCalledWith(
+        expect.any(String),
+        expect.objectContaining({ message: 'driver exploded at 10.1.2.3' }),
+      );
     });
   });
 }

@@ -17,8 +17,14 @@ export function routeTests(start: Start): void {
 
     it('answers the stored documents', async () => {
       const api = await start();
-      await api.seed('posts', [{ _id: 1, title: 'a' }, { _id: 2, title: 'b' }]);
-      expect((await api.get('/posts')).json).toEqual([{ _id: 1, title: 'a' }, { _id: 2, title: 'b' }]);
+      await api.seed('posts', [
+        { _id: 1, title: 'a' },
+        { _id: 2, title: 'b' },
+      ]);
+      expect((await api.get('/posts')).json).toEqual([
+        { _id: 1, title: 'a' },
+        { _id: 2, title: 'b' },
+      ]);
     });
   });
 
@@ -76,7 +82,10 @@ export function routeTests(start: Start): void {
   describe('GET /<res>/<id>', () => {
     it('finds a number _id by its integer segment and a string _id by the same string', async () => {
       const api = await start();
-      await api.seed('items', [{ _id: 5, kind: 'number' }, { _id: 'abc', kind: 'string' }]);
+      await api.seed('items', [
+        { _id: 5, kind: 'number' },
+        { _id: 'abc', kind: 'string' },
+      ]);
       expect((await api.get('/items/5')).json).toEqual({ _id: 5, kind: 'number' });
       expect((await api.get('/items/abc')).json).toEqual({ _id: 'abc', kind: 'string' });
     });
@@ -119,7 +128,10 @@ export function routeTests(start: Start): void {
     it('accepts the same _id in the body', async () => {
       const api = await start();
       await api.seed('items', [{ _id: 1, a: 1 }]);
-      expect((await api.request('PUT', '/items/1', { body: { _id: 1, a: 2 } })).json).toEqual({ _id: 1, a: 2 });
+      expect((await api.request('PUT', '/items/1', { body: { _id: 1, a: 2 } })).json).toEqual({
+        _id: 1,
+        a: 2,
+      });
     });
 
     it('answers 400 invalid_body for a different _id in the body', async () => {

@@ -9,7 +9,7 @@ import { type Serve, useServer } from './harness';
 import { queryTests } from './query.suite';
 import { routeTests } from './routes.suite';
 
-export type { Serve, ServeOptions, Served } from './harness';
+export type { Serve, Served, ServeOptions } from './harness';
 
 /** Registers the whole conformance suite for the server `serve` builds, on every engine. */
 export function describeConformance(title: string, serve: Serve): void {
