@@ -4,18 +4,26 @@
  * scripts disabled, and the one `$nearSphere` (if any) located so results can be sorted by
  * distance.
  */
-import { Context, Query } from 'mingo';
+import { Context } from 'mingo';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as queryOperators from 'mingo/operators/query';
+import { Query } from 'mingo/query';
 import type { Document } from '../types';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
 import type { Point } from './geo-types';
 import type { CollectionIndexes } from './indexes';
+import { mod } from './mod-operator';
 import { textMatcher } from './text-search';
 import { isPlainObject, setOwn } from './values';
 
 /** Internal field-level stand-in for the top-level `$text` operator (mingo has no `$text`). */
 const TEXT_OPERATOR = '$__embeddedText';
 const LOGICAL = ['$and', '$or', '$nor'] as const;
+type ContextOps = NonNullable<Parameters<typeof Context.init>[0]>;
+type QueryOps = NonNullable<ContextOps['query']>;
+type ExpressionOps = NonNullable<ContextOps['expression']>;
+const NEAR_OPERATORS = ['$nearSphere', '$near'] as const;
 
 /** A filter ready to test documents. */
 export interface CompiledFilter {
@@ -50,10 +58,13 @@ function findNear(filter: Document, topLevel: boolean, found: NearFound[]): Near
     if (Array.isArray(value) && key.startsWith('$')) {
       for (const clause of value)
         if (isPlainObject(clause)) findNear(clause, topLevel && key === '$and', found);
-    } else if (isPlainObject(value) && '$nearSphere' in value) {
-      found.push({ field: key, operand: value.$nearSphere, topLevel });
-    } else if (isPlainObject(value) && isPlainObject(value.$not) && '$nearSphere' in value.$not) {
-      found.push({ field: key, operand: value.$not.$nearSphere, topLevel: false });
+    } else if (isPlainObject(value)) {
+      const near = NEAR_OPERATORS.find((operator) => operator in value);
+      if (near) found.push({ field: key, operand: value[near], topLevel });
+      const negated = isPlainObject(value.$not)
+        ? NEAR_OPERATORS.find((operator) => operator in (value.$not as Document))
+        : undefined;
+      if (negated) found.push({ field: key, operand: undefined, topLevel: false });
     }
   }
   return found;
@@ -81,9 +92,15 @@ function operatorContext(indexes: CollectionIndexes): Context {
     $geoWithin: geoWithin,
     $geoIntersects: geoIntersects,
     $nearSphere: nearSphere,
+    $near: nearSphere,
+    $mod: mod,
     [TEXT_OPERATOR]: text,
   };
-  return Context.init().addQueryOps(operators as unknown as Parameters<Context['addQueryOps']>[0]);
+  // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
+  return Context.init({
+    query: { ...queryOperators, ...operators } as unknown as QueryOps,
+    expression: expressionOperators as unknown as ExpressionOps,
+  });
 }
 
 /** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */

@@ -74,29 +74,82 @@ function positions(geometry: Geometry): Position[] {
   return [geometry.coordinates].flat(NESTING[geometry.type]) as Position[];
 }
 
-function centerSphere(operand: unknown): (geometry: Geometry) => boolean {
-  const spec = isPlainObject(operand) ? operand.$centerSphere : undefined;
+type Shape = (geometry: Geometry) => boolean;
+
+const badShape = (shape: string, form: string): EmbeddedDbError =>
+  new EmbeddedDbError('BadValue', `$geoWithin ${shape} needs ${form}`);
+
+const isPair = (value: unknown): value is [number, number] =>
+  Array.isArray(value) &&
+  value.length === 2 &&
+  value.every((n) => typeof n === 'number' && Number.isFinite(n));
+
+const allPositions =
+  (test: (at: Position) => boolean): Shape =>
+  (geometry) =>
+    positions(geometry).every(test);
+
+/** `[[lng, lat], radians]`: spherical cap. */
+function centerSphere(spec: unknown): Shape {
   const [center, radius] = Array.isArray(spec) ? spec : [];
   const point = queryGeometry('$centerSphere', { $geometry: { type: 'Point', coordinates: center } }, [
     'Point',
   ]) as Point;
-  if (typeof radius !== 'number' || !(radius >= 0)) {
-    throw new EmbeddedDbError('BadValue', '$centerSphere needs [[lng, lat], radiusInRadians]');
-  }
+  if (typeof radius !== 'number' || !(radius >= 0))
+    throw badShape('$centerSphere', '[[lng, lat], radiusInRadians]');
   const limit = radius * EARTH_RADIUS_M;
-  return (geometry) =>
-    positions(geometry).every(
-      (at) => partDistance(point.coordinates, { type: 'Point', coordinates: at }) <= limit,
-    );
+  return allPositions((at) => partDistance(point.coordinates, { type: 'Point', coordinates: at }) <= limit);
 }
 
-function withinShape(operand: unknown): (geometry: Geometry) => boolean {
-  if (isPlainObject(operand) && '$centerSphere' in operand) return centerSphere(operand);
-  const shape = queryGeometry('$geoWithin', operand, AREA_TYPES);
-  return (geometry) => simpleParts(geometry).every((part) => safely(() => booleanWithin(part, shape)));
+/** Legacy flat shapes: `$box`, `$polygon`, `$center` (planar, in coordinate units). */
+function box(spec: unknown): Shape {
+  if (!Array.isArray(spec) || spec.length !== 2 || !spec.every(isPair))
+    throw badShape('$box', '[[x1, y1], [x2, y2]]');
+  const [[x1, y1], [x2, y2]] = spec as [[number, number], [number, number]];
+  const [minX, maxX, minY, maxY] = [Math.min(x1, x2), Math.max(x1, x2), Math.min(y1, y2), Math.max(y1, y2)];
+  return allPositions(([x = 0, y = 0]) => x >= minX && x <= maxX && y >= minY && y <= maxY);
 }
 
-/** `$geoWithin` with `$geometry` (Polygon / MultiPolygon) or `$centerSphere`. */
+function polygon(spec: unknown): Shape {
+  if (!Array.isArray(spec) || spec.length < 3 || !spec.every(isPair))
+    throw badShape('$polygon', 'three or more [x, y] points');
+  const ring = [...spec, spec[0]] as Position[];
+  return allPositions((at) => booleanPointInPolygon(at, { type: 'Polygon', coordinates: [ring] }));
+}
+
+function center(spec: unknown): Shape {
+  const [middle, radius] = Array.isArray(spec) ? spec : [];
+  if (!isPair(middle) || typeof radius !== 'number' || !(radius >= 0))
+    throw badShape('$center', '[[x, y], radius]');
+  return allPositions(([x = 0, y = 0]) => Math.hypot(x - middle[0], y - middle[1]) <= radius);
+}
+
+function geometryShape(geometry: unknown): Shape {
+  const shape = queryGeometry('$geoWithin', { $geometry: geometry }, AREA_TYPES);
+  return (doc) => simpleParts(doc).every((part) => safely(() => booleanWithin(part, shape)));
+}
+
+/** `$geoWithin` shapes, by operator. */
+const WITHIN_SHAPES: Record<string, (spec: unknown) => Shape> = {
+  $geometry: geometryShape,
+  $centerSphere: centerSphere,
+  $box: box,
+  $polygon: polygon,
+  $center: center,
+};
+
+function withinShape(operand: unknown): Shape {
+  const keys = isPlainObject(operand) ? Object.keys(operand) : [];
+  const build =
+    keys.length === 1 && keys[0] && Object.hasOwn(WITHIN_SHAPES, keys[0])
+      ? WITHIN_SHAPES[keys[0]]
+      : undefined;
+  if (!build)
+    throw new EmbeddedDbError('BadValue', `$geoWithin takes one of ${Object.keys(WITHIN_SHAPES).join(', ')}`);
+  return build((operand as Document)[keys[0] as string]);
+}
+
+/** `$geoWithin` with `$geometry` (Polygon / MultiPolygon), `$centerSphere`, or a legacy flat shape. */
 export const geoWithin: FieldOperator = (field, operand) => {
   const within = withinShape(operand);
   return (doc) => geometriesAt(doc, field).some(within);
@@ -124,8 +177,14 @@ const distanceBound = (value: unknown, fallback: number, name: string): number =
   throw new EmbeddedDbError('BadValue', `${name} must be a non-negative number of metres`);
 };
 
-/** Parses `{ $geometry: Point, $minDistance?, $maxDistance? }` (metres). */
+/** Parses `{ $geometry: Point, $minDistance?, $maxDistance? }` (metres) or a legacy `[lng, lat]`. */
 export function parseNearSphere(operand: unknown): NearSphere {
+  if (isPair(operand)) {
+    const coordinates = queryGeometry('$nearSphere', { $geometry: { type: 'Point', coordinates: operand } }, [
+      'Point',
+    ]);
+    return { point: coordinates as Point, min: 0, max: Number.POSITIVE_INFINITY };
+  }
   const point = queryGeometry('$nearSphere', operand, ['Point']) as Point;
   const spec = operand as Document;
   return {
@@ -135,11 +194,11 @@ export function parseNearSphere(operand: unknown): NearSphere {
   };
 }
 
-/** `$nearSphere`: keeps documents within [min, max] metres; the engine sorts them nearest first. */
+/** `$nearSphere` (and `$near` on a 2dsphere field): keeps documents within [min, max] metres; the engine sorts them nearest first. */
 export const nearSphere: FieldOperator = (field, operand) => {
   const { point, min, max } = parseNearSphere(operand);
   return (doc) => {
     const metres = distanceToField(doc, field, point);
-    return metres >= min && metres <= max;
+    return Number.isFinite(metres) && metres >= min && metres <= max;
   };
 };

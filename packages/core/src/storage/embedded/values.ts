@@ -1,7 +1,7 @@
 /**
  * How values enter and leave the embedded engine: normalized exactly as the driver stores
- * them (a BSON round trip: Date stays Date, ObjectId stays ObjectId, undefined fields are
- * dropped, Buffers become Binary) and deep-copied both ways, so no caller can reach stored
+ * them (a BSON round trip: Date stays Date, ObjectId stays ObjectId, undefined becomes
+ * null, Buffers become Binary) and deep-copied both ways, so no caller can reach stored
  * state. Plus the canonical `_id` key that keeps `"1"`, `1` and ObjectIds apart.
  */
 import { BSON, EJSON, ObjectId } from 'bson';
@@ -25,9 +25,9 @@ export function isObjectId(value: unknown): value is ObjectId {
   );
 }
 
-/** A document as the driver would store it: a fresh, normalized copy. */
+/** A document as the driver would store it: a fresh, normalized copy (undefined becomes null, as by default). */
 export function toStored(doc: Document): Document {
-  return asBadValue('document', () => BSON.deserialize(BSON.serialize(doc)));
+  return asBadValue('document', () => BSON.deserialize(BSON.serialize(doc, { ignoreUndefined: false })));
 }
 
 /** The BSON bytes of a stored document (to tell whether an update changed anything). */
