@@ -81,6 +81,10 @@ export function queryTests(start: Start): void {
       ],
       ['$regex', `$regex=${encodeURIComponent('["name","^[ab]","i"]')}`, [1, 2]],
       ['flags are never filters', '$$tenant=acme', [1, 2, 3, 4]],
+      [':in counts both forms of a numeric value', 'age:in[]=40&age:in[]=31', [1, 3]],
+      [':nin counts both forms too', 'age:nin[]=40&age:nin[]=25', [1]],
+      ['$query is ANDed with the other filters', `$query=${encodeURIComponent('{"age":25}')}&name=bob`, [2]],
+      ['$regex flags', `$regex=${encodeURIComponent('["author.name","^z","i"]')}`, [1, 3]],
     ])('%s: %s', async (_, query, expected) => {
       const api = await people();
       const reply = await api.get(`/people?${query}`);
@@ -100,6 +104,11 @@ export function queryTests(start: Start): void {
         [{ _id: 3 }, { _id: 1 }, { _id: 2 }],
       ],
       ['$sort ties broken by _id', '$sort=age&$select=_id&$limit=2', [{ _id: 2 }, { _id: 4 }]],
+      [
+        'several $sort keys with $order[]',
+        '$sort=age&$sort=name&$order[]=desc&$order[]=asc&$select=_id',
+        [{ _id: 3 }, { _id: 1 }, { _id: 4 }, { _id: 2 }],
+      ],
       ['$page and $limit', '$limit=2&$page=1&$select=_id', [{ _id: 3 }, { _id: 4 }]],
       ['a $page past the end', '$limit=2&$page=5', []],
     ])('%s', async (_, query, expected) => {
@@ -180,6 +189,21 @@ export function queryTests(start: Start): void {
       });
     });
 
+    it('geo:ins:polygon answers the documents that intersect', async () => {
+      const api = await places();
+      const box = [
+        [
+          [4.5, 45.5],
+          [5, 45.5],
+          [5, 46],
+          [4.5, 46],
+          [4.5, 45.5],
+        ],
+      ];
+      const reply = await api.get(`/places?loc:geo:ins:polygon=${encodeURIComponent(JSON.stringify(box))}`);
+      expect(ids(reply)).toEqual(['lyon']);
+    });
+
     it('geo:win:polygon answers the documents within', async () => {
       const api = await places();
       const box = [
@@ -201,6 +225,8 @@ export function queryTests(start: Start): void {
     it.each([
       ['an unknown reserved parameter', '$foo=1', 'unknown_parameter'],
       ['a parameter parsed as an object', 'name[$ne]=x', 'invalid_query'],
+      ['a field name over 200 characters', `${'a'.repeat(201)}=1`, 'invalid_query'],
+      ['an empty field segment', 'a..b=1', 'invalid_query'],
       ['a field segment starting with $', 'a.$b=1', 'invalid_query'],
       ['an unknown operator', 'age:around=3', 'invalid_query'],
       ['a bad :bool', 'active:bool=maybe', 'invalid_query'],
