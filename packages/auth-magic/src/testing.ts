@@ -27,9 +27,9 @@ export interface CapturingMailer extends MailTransport {
   readonly messages: CapturedMessage[];
   /** The newest message to this address (compared trimmed and lower-cased). */
   lastMessageTo(email: string): CapturedMessage | undefined;
-  /** The code of the newest message to this address; throws when there is none. */
+  /** The code of the newest message to this address that carries one; throws when there is none. */
   lastCodeTo(email: string): string;
-  /** The link token of the newest message to this address; throws when there is none. */
+  /** The link token of the newest message to this address that carries one; throws when there is none. */
   lastLinkTokenTo(email: string): string;
   /** Makes the next `count` sends reject with `error` (as an unreachable server would). */
   failNext(error?: Error & { code?: string; responseCode?: number }, count?: number): void;
@@ -49,9 +49,9 @@ function capture(message: MailMessage): CapturedMessage {
 export function createCapturingMailer(): CapturingMailer {
   const messages: CapturedMessage[] = [];
   const failures: Error[] = [];
-  const lastTo = (email: string) => {
+  const lastTo = (email: string, has: (message: CapturedMessage) => boolean = () => true) => {
     const to = email.trim().toLowerCase();
-    return messages.findLast((message) => message.to === to);
+    return messages.findLast((message) => message.to === to && has(message));
   };
   const required = (email: string, value: string | null | undefined, what: string): string => {
     if (value === null || value === undefined) throw new Error(`no ${what} was mailed to ${email}`);
@@ -65,9 +65,10 @@ export function createCapturingMailer(): CapturingMailer {
       messages.push(capture(message));
       return { captured: true };
     },
-    lastMessageTo: lastTo,
-    lastCodeTo: (email) => required(email, lastTo(email)?.code, 'code'),
-    lastLinkTokenTo: (email) => required(email, lastTo(email)?.linkToken, 'link'),
+    lastMessageTo: (email) => lastTo(email),
+    lastCodeTo: (email) => required(email, lastTo(email, (m) => m.code !== null)?.code, 'code'),
+    lastLinkTokenTo: (email) =>
+      required(email, lastTo(email, (m) => m.linkToken !== null)?.linkToken, 'link'),
     failNext(error = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNECTION' }), count = 1) {
       for (let i = 0; i < count; i += 1) failures.push(error);
     },
