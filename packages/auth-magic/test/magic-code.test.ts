@@ -13,7 +13,8 @@ describeEngines('magic code', (engine) => {
     const sent = await requestCode(t.deps, { email: '  Ada@Example.TEST ', request: { ip: '198.51.100.1' } });
     expect(sent).toEqual({ sent: true, expiresAt: expect.any(Date) });
     const [record] = await t.all('svc-magic-codes');
-    expect(sent.expiresAt.getTime() - (record?.createdAt as Date).getTime()).toBe(600_000);
+    expect(record).toMatchObject({ expiresAt: sent.expiresAt });
+    expect(sent.expiresAt.getTime() - (record as { createdAt: Date }).createdAt.getTime()).toBe(600_000);
     const code = t.mailer.lastCodeTo(ADA);
     expect(code).toMatch(/^\d{6}$/);
     const session = await verifyCode(t.deps, { email: ADA, code });
