@@ -1,4 +1,5 @@
 import { compileQuery } from '@store/query';
+import { ObjectId } from 'bson';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StoreCollection } from '../../src/storage';
 import { describeEngines } from '../support/engines';
@@ -108,7 +109,8 @@ describeEngines('find and count', (engine) => {
     const ann = await people.findOne({ _id: 'ann' });
     expect(ann).toEqual(PEOPLE[0]);
     expect(ann?.joined).toBeInstanceOf(Date);
-    expect((ann?.ref as typeof REF).toHexString()).toBe(REF.toHexString());
+    expect(ann?.ref).toBeInstanceOf(ObjectId);
+    expect(String(ann?.ref)).toBe(REF.toHexString());
     expect(await people.findOne({ _id: 'nobody' })).toBeNull();
   });
 
