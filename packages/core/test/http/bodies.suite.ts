@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expectProblem, type useServer } from './harness';
+import type { Start } from './fixtures';
+import { expectProblem } from './harness';
 
-type Start = ReturnType<typeof useServer>;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** Contract section 3: request bodies, Extended JSON, timestamps and the response format. */

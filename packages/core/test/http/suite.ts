@@ -5,7 +5,9 @@
  */
 import { describeEngines } from '../support/engines';
 import { bodyTests } from './bodies.suite';
+import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
+import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
 import { routeTests } from './routes.suite';
 
@@ -16,7 +18,9 @@ export function describeConformance(title: string, serve: Serve): void {
   describeEngines(`HTTP conformance: ${title}`, (engine) => {
     const start = useServer(engine, serve);
     routeTests(start);
+    pathTests(start);
     bodyTests(start);
     queryTests(start);
+    errorTests(start);
   });
 }
