@@ -14,14 +14,19 @@ async function answer(
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
+  let response: StoreResponse;
   try {
     const route = routeFor(match.kind, request.method);
     const { db } = await storage;
     const ctx = createContext(request, options, db, match);
-    return respond(await route(ctx), ctx.method);
+    response = respond(await route(ctx));
   } catch (error) {
-    return renderError(error, options.logger);
+    response = renderError(error, options.logger);
   }
+  // HEAD answers carry the headers of the GET, errors included, and never a body.
+  return request.method.toUpperCase() === 'HEAD'
+    ? { status: response.status, headers: response.headers }
+    : response;
 }
 
 /**

@@ -15,13 +15,13 @@ export type RouteHandler = (ctx: RequestContext) => Promise<RouteResult>;
 
 /**
  * Serializes a route's answer: JSON in UTF-8, Dates as ISO 8601 strings and ObjectIds as
- * 24-hex strings (their `toJSON`). `HEAD` gets the headers of the `GET` and no body.
+ * 24-hex strings (their `toJSON`). The handler drops the body of a `HEAD` answer.
  */
-export function respond(result: RouteResult, method: string): StoreResponse {
+export function respond(result: RouteResult): StoreResponse {
   const headers = { ...result.headers };
   if (result.data === undefined) return { status: result.status, headers };
   const body = JSON.stringify(result.data);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['content-length'] = String(Buffer.byteLength(body));
-  return method === 'HEAD' ? { status: result.status, headers } : { status: result.status, headers, body };
+  return { status: result.status, headers, body };
 }
