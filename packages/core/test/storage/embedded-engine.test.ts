@@ -117,6 +117,24 @@ describe('createEmbeddedDb: bad input', () => {
     await expect(things.find({}, options as never).toArray()).rejects.toMatchObject({ code: 2 });
   });
 
+  it('adds no _id to the document it is given (unlike the driver, which does)', async () => {
+    const input = { name: 'no id' };
+    const { insertedId } = await things.insertOne(input);
+    expect(input).toEqual({ name: 'no id' });
+    expect(await things.findOne({ _id: insertedId })).toEqual({ _id: insertedId, name: 'no id' });
+  });
+
+  it.each([
+    ['an update without operators', { name: 'x' }, 9],
+    ['an unknown operator', { $frobnicate: { a: 1 } }, 9],
+    ['two operators on one path', { $set: { 'a.b': 1 }, $inc: { a: 1 } }, 40],
+    ['a change of _id', { $set: { _id: 'other' } }, 66],
+  ])('rejects %s with its MongoDB code', async (_title, update, code) => {
+    await things.insertOne({ _id: 'upd', a: { b: 0 } });
+    await expect(things.updateOne({ _id: 'upd' }, update)).rejects.toMatchObject({ code });
+    await things.deleteOne({ _id: 'upd' });
+  });
+
   it('rejects an array _id (code 53) and a non-object document', async () => {
     await expect(things.insertOne({ _id: [1, 2] })).rejects.toMatchObject({ code: 53 });
     await expect(things.insertOne('text' as never)).rejects.toMatchObject({ code: 2 });

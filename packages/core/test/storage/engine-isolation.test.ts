@@ -24,6 +24,24 @@ describeEngines('ids, copies and concurrency', (engine) => {
     expect(ids(await things.find({ _id: { $in: ['1', 1] } }).toArray())).toEqual(['1']);
   });
 
+  it('looks _id up by key: other documents are never evaluated', async () => {
+    await things.insertOne({ _id: 'poison', n: 0 });
+    for (const _id of ['a', 'b']) await things.insertOne({ _id, n: 1 });
+    const dividesByN = { $expr: { $gt: [{ $divide: [1, '$n'] }, 0] } };
+    await expect(things.find(dividesByN).toArray()).rejects.toThrow();
+    const found = await things
+      .find({ _id: { $in: ['b', 'a'] }, ...dividesByN }, { sort: { _id: 1 } })
+      .toArray();
+    expect(ids(found)).toEqual(['a', 'b']);
+    expect(
+      await things.findOneAndUpdate(
+        { $and: [{ _id: 'b' }, dividesByN] },
+        { $set: { m: 1 } },
+        { returnDocument: 'after' },
+      ),
+    ).toEqual({ _id: 'b', n: 1, m: 1 });
+  });
+
   it('never lets a caller mutate stored state, on the way in or out', async () => {
     const input: Document = { _id: 'a', list: [1, { deep: true }], when: new Date(0) };
     await things.insertOne(input);
@@ -49,10 +67,11 @@ describeEngines('ids, copies and concurrency', (engine) => {
     });
   });
 
-  it('does not mutate the documents and filters it is given', async () => {
-    const input: Document = { name: 'no id' };
-    await things.insertOne(input);
-    expect(input).toEqual({ name: 'no id' });
+  it('does not mutate the filters and updates it is given', async () => {
+    await things.insertOne({ _id: 'n', name: 'no id' });
+    const update = { $set: { seen: [1] } };
+    await things.updateOne({ _id: 'n' }, update);
+    expect(update).toEqual({ $set: { seen: [1] } });
     const filter = { name: { $in: ['no id'] } };
     await things.find(filter).toArray();
     expect(filter).toEqual({ name: { $in: ['no id'] } });

@@ -25,7 +25,7 @@ interface StartedServer {
 
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? '').slice(0, 160);
+  return (message.split('\n')[0] ?? '').slice(0, 100);
 }
 
 async function startServer(): Promise<StartedServer> {

@@ -57,12 +57,28 @@ export function validateUpdate(update: unknown): asserts update is Record<string
 }
 
 function assertSameId(before: Document, after: Document): void {
-  if (idKey(before._id) !== idKey(after._id)) {
-    throw new EmbeddedDbError(
-      'ImmutableField',
-      "Performing an update on the path '_id' would modify the immutable field '_id'",
-    );
+  if (idKey(before._id) !== idKey(after._id)) throw immutableId();
+}
+
+const touchesId = (path: string): boolean => path === '_id' || path.startsWith('_id.');
+const immutableId = (): EmbeddedDbError =>
+  new EmbeddedDbError(
+    'ImmutableField',
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
+
+/** An existing document's `_id` may only be `$set` to the value it already has (a no-op, dropped here). */
+function withoutIdNoOp(doc: Document, modifier: Record<string, Document>): Record<string, Document> {
+  const out: Record<string, Document> = {};
+  for (const [operator, operand] of Object.entries(modifier)) {
+    const kept = Object.entries(operand).filter(([path, value]) => {
+      if (!touchesId(path) && !(operator === '$rename' && touchesId(String(value)))) return true;
+      if (operator === '$set' && path === '_id' && idKey(value) === idKey(doc._id)) return false;
+      throw immutableId();
+    });
+    if (kept.length > 0) out[operator] = Object.fromEntries(kept);
   }
+  return out;
 }
 
 /** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
@@ -72,7 +88,8 @@ export function applyUpdate(
   filter: CompiledFilter,
   inserting: boolean,
 ): Document {
-  const { $setOnInsert, ...modifier } = update;
+  const { $setOnInsert, ...requested } = update;
+  const modifier = inserting ? requested : withoutIdNoOp(doc, requested);
   if (inserting && $setOnInsert) modifier.$set = { ...modifier.$set, ...$setOnInsert };
   const target = cloneValue(doc);
   if (Object.keys(modifier).length > 0) {
