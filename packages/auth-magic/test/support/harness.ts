@@ -5,16 +5,24 @@ import { createTestAuth } from '../../src/testing';
 /** Collections whose contents "nothing else changed" assertions compare. */
 const WATCHED = ['svc-magic-links', 'svc-magic-codes', 'users', 'svc-sessions'] as const;
 
+/** The next full hour: fixed send windows (minute, hour) start exactly there. */
+function nextHour(): number {
+  const hour = 3_600_000;
+  return Date.now() - (Date.now() % hour) + hour;
+}
+
 /**
- * Flow deps on a fresh database of `engine`, with a clock the test moves forward (never back,
- * so the embedded engine's real-time TTL sweep never races it) and generous send limits unless
- * the test sets its own.
+ * Flow deps on a fresh database of `engine`, with a frozen clock the test moves forward. It
+ * starts at the next full hour, so no send window ends mid-test and the embedded engine's
+ * real-time TTL sweep never removes what the flows still see as live. Send limits are generous
+ * unless the test sets its own.
  */
 export async function harness(engine: EngineUnderTest, options: AuthOptions = {}) {
   const db = await engine.createDb();
+  const start = nextHour();
   let offset = 0;
   const auth = createTestAuth(db, {
-    clock: () => new Date(Date.now() + offset),
+    clock: () => new Date(start + offset),
     rateLimit: { perAddress: { max: 1000 }, perIp: { max: 1000 } },
     ...options,
   });
