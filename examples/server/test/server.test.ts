@@ -17,7 +17,7 @@ function freePort(): Promise<number> {
 /** Starts the example exactly as `pnpm example` does and resolves once it prints its address. */
 function startExample(port: number): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [serverFile], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MONGODB_URI: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MONGODB_URI: '', BASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,4 +1,3 @@
-import { isQueryError } from '@store/query';
 import { titleForStatus } from './error-codes';
 import { isStoreError } from './errors';
 import type { StoreLogger, StoreResponse } from './types';
@@ -19,6 +18,25 @@ interface Recognized {
   headers?: Record<string, string>;
 }
 
+/**
+ * Typed errors of the other `@store/*` packages (`QueryError`, `PopulateError`, `AuthError`):
+ * each carries `status`, a stable `code` and a `detail`. They are recognized by name so that
+ * core needs no import of the packages that throw them (and duplicated module copies match).
+ */
+const PACKAGE_ERRORS = new Set(['QueryError', 'PopulateError', 'AuthError']);
+
+function asPackageError(error: unknown): Recognized | undefined {
+  if (!(error instanceof Error) || !PACKAGE_ERRORS.has(error.name)) return undefined;
+  const { status, code, detail, headers } = error as Error & Partial<Recognized>;
+  if (typeof code !== 'string') return undefined;
+  return {
+    status: clientStatus(status),
+    code,
+    detail: typeof detail === 'string' ? detail : error.message,
+    headers: typeof headers === 'object' && headers !== null ? headers : undefined,
+  };
+}
+
 /** The error the MongoDB driver and the embedded engine raise for a taken `_id` or unique key. */
 function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
@@ -36,10 +54,7 @@ const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
     isStoreError(error)
       ? { status: error.status, code: error.code, detail: error.detail, headers: error.headers }
       : undefined,
-  (error) =>
-    isQueryError(error)
-      ? { status: clientStatus(error.status), code: error.code, detail: error.message }
-      : undefined,
+  asPackageError,
   (error) =>
     isDuplicateKey(error)
       ? {
