@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 // The example runs as a child process against the built packages, as `pnpm example` does.
-export default defineConfig({ test: { name: 'example-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 } });
+export default defineConfig({
+  test: { name: 'example-server', include: ['test/**/*.test.ts'], testTimeout: 20_000 },
+});

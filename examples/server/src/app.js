@@ -1,5 +1,5 @@
-import express from 'express';
 import { createStore } from '@store/adapter-express';
+import express from 'express';
 
 /**
  * Reads the example's settings from the environment (contract section 2).
@@ -8,7 +8,8 @@ import { createStore } from '@store/adapter-express';
 export function readSettings(env) {
   const host = env.HOST ?? '127.0.0.1';
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   return { host, port, mongodbUri: env.MONGODB_URI || undefined, baseUrl: env.BASE_URL || undefined };
 }
 

@@ -7,7 +7,9 @@ await store.ready;
 
 const server = app.listen(settings.port, settings.host, () => {
   console.log(`@store example server listening on ${url}`);
-  console.log(`engine: ${settings.mongodbUri ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`);
+  console.log(
+    `engine: ${settings.mongodbUri ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`,
+  );
   console.log(`try: curl ${url}/posts`);
 });
 

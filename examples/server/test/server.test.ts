@@ -9,7 +9,9 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -61,7 +63,7 @@ describe('example server', () => {
       body: JSON.stringify({ title: 'Hello', views: 12 }),
     });
     expect(created.status).toBe(201);
-    const post = await created.json();
+    const post = (await created.json()) as { _id: string };
     expect(created.headers.get('location')).toBe(`${base}/posts/${post._id}`);
 
     const listed = await (await fetch(`${base}/posts?views:gt=10`)).json();
