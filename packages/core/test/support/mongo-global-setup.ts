@@ -25,7 +25,7 @@ interface StartedServer {
 
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? '').slice(0, 100);
+  return (message.split('\n')[0] ?? '').slice(0, 200);
 }
 
 async function startServer(): Promise<StartedServer> {
@@ -68,6 +68,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const server = await startWithin(START_TIMEOUT_MS);
   if (typeof server === 'string') {
+    // Said once per project, so a CI log shows the skipped tier and why, not only a count.
+    console.log(`[${project.name}] MongoDB tier skipped: ${server}`);
     project.provide('storeMongo', { skip: server });
     return undefined;
   }
