@@ -1,5 +1,7 @@
+import type { ResolvedPopulateOptions } from '@store/populate';
 import { isValidResourceName } from '@store/query';
 import { parseByteSize } from './byte-size';
+import type { RequestContext } from './context';
 import {
   checkBaseUrl,
   checkBoolean,
@@ -10,7 +12,15 @@ import {
   invalidOption,
   isPlainObject,
 } from './option-checks';
-import { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
+import {
+  checkPopulation,
+  checkSingular,
+  type DeclaredRelation,
+  type PopulateConfig,
+  type PopulationConstraint,
+  resolveRelationOptions,
+} from './relation-options';
+import { findResource, INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
 import type { StorageOption } from './storage';
 import type { StoreLogger } from './types';
 
@@ -35,6 +45,19 @@ export interface ResourceConfig {
    * @default the resource name
    */
   collection?: string;
+  /**
+   * Singular form of the resource name in reference fields (`<singular>_id`, `<singular>_ids`),
+   * for names the pluralization library gets wrong: `{ staff: { singular: 'staffer' } }`.
+   * @default pluralize.singular(name): `companies` -> `company`, `people` -> `person`
+   */
+  singular?: string;
+  /**
+   * Server-side constraints per relation, `population.<related resource> = { match, sort,
+   * order, limit }` (`match` a filter or a function of the request context, `limit` per
+   * document). The reference fields of each declared relation are indexed at start-up.
+   * @default {}
+   */
+  population?: Record<string, PopulationConstraint>;
 }
 
 /** The configuration of a store: what `createStore(config)` takes. */
@@ -81,6 +104,11 @@ export interface StoreConfig {
    */
   timestamps?: boolean;
   /**
+   * `$populate`, `$fill` and nested routes: the per-document cap, relations per request.
+   * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2 }
+   */
+  populate?: PopulateConfig;
+  /**
    * Receives the causes of 500 answers and warnings.
    * @default console
    */
@@ -98,6 +126,10 @@ export interface ResolvedStoreOptions {
   readonly bodyLimit: number;
   readonly timestamps: boolean;
   readonly logger: StoreLogger;
+  /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
+  readonly populate: ResolvedPopulateOptions<RequestContext>;
+  /** Relations declared under `resources.<name>.population`, whose reference fields are indexed. */
+  readonly relations: readonly DeclaredRelation[];
 }
 
 /** Per-resource option checks: adding an option is one line here (and one field above). */
@@ -108,6 +140,8 @@ const RESOURCE_OPTIONS = {
     return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
   },
   collection: checkCollectionName,
+  singular: checkSingular,
+  population: checkPopulation,
 } satisfies Record<keyof ResourceConfig, (value: unknown, option: string) => unknown>;
 
 const STORE_OPTIONS = [
@@ -119,6 +153,7 @@ const STORE_OPTIONS = [
   'maxLimit',
   'bodyLimit',
   'timestamps',
+  'populate',
   'logger',
 ] as const satisfies readonly (keyof StoreConfig)[];
 
@@ -182,15 +217,19 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
   if (bodyLimit === undefined)
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
+  const resources = resolveResources(config.resources ?? {}, timestamps);
+  const restrict = checkBoolean(config.restrict ?? false, 'restrict');
+  const routable = (name: string) => findResource({ resources, restrict, timestamps }, name) !== undefined;
   return {
     db: checkDb(config.db),
-    resources: resolveResources(config.resources ?? {}, timestamps),
-    restrict: checkBoolean(config.restrict ?? false, 'restrict'),
+    resources,
+    restrict,
     baseUrl: checkBaseUrl(config.baseUrl, 'baseUrl'),
     defaultLimit,
     maxLimit,
     bodyLimit,
     timestamps,
     logger: checkLogger(config.logger ?? console),
+    ...resolveRelationOptions(config.populate, config.resources ?? {}, routable),
   };
 }

@@ -1,24 +1,97 @@
+import {
+  attachRelations,
+  type PlannedRelation,
+  PopulateError,
+  planRelations,
+  type RelationScope,
+  requiredFields,
+  withJoinKeys,
+} from '@store/populate';
 import type { RequestContext } from './context';
-import { StoreError } from './errors';
-import type { ResolvedResource } from './resources';
+import { findResource, type ResolvedResource } from './resources';
 import type { Document } from './storage/types';
 
-/** What the request asks of relationships. */
-export type RelationRequest =
-  /** `$populate` / `$fill` (in `ctx.query`): add related documents to each of `documents`. */
-  | { kind: 'attach'; documents: Document[] }
-  /** `GET /<res>/<parentId>/<children>`: the children of one parent, under the whole query language. */
-  | { kind: 'children'; parentId: string; children: ResolvedResource };
+/** `$populate` / `$fill` (in `ctx.query`) over documents of `ctx.resource`. */
+export interface RelationRequest {
+  /** The page (or the one document), fetched with the projection of {@link relationProjection}. */
+  readonly documents: readonly Document[];
+  /** Join keys `$select` left out ({@link relationProjection}'s `strip`): removed after the join. */
+  readonly strip?: readonly string[];
+}
+
+/** How to fetch the page so the joins work: the projection, and the fields to strip afterwards. */
+export interface RelationProjection {
+  readonly projection: Document | undefined;
+  readonly strip: readonly string[];
+}
+
+/** The resource a `$populate` / `$fill` name reaches, or a 400 `invalid_relation`. */
+function relatedResource(ctx: RequestContext, { name, kind }: PlannedRelation): ResolvedResource {
+  const resource = findResource(ctx.options, name);
+  if (resource) return resource;
+  throw new PopulateError('invalid_relation', `$${kind}: "${name}" is not a resource of this store.`, {
+    parameter: `$${kind}`,
+    resource: name,
+  });
+}
 
 /**
- * The one entry point for relationships: `$populate`, `$fill` and nested child routes.
- * `@store/populate` is wired in here; until then every such request answers
- * 501 `not_implemented` instead of silently ignoring the parameter.
+ * Validates the request's `$populate` / `$fill` (names, repeats, conflicts, count) and that
+ * each names a routable resource: unknown under `restrict`, internal or invalid names are a
+ * 400 before any query runs. Returns the related resources in request order.
+ */
+export function checkRelations(ctx: RequestContext): ResolvedResource[] {
+  const { populate, fill } = ctx.query;
+  const planned = planRelations(populate, fill, ctx.options.populate.maxRelations);
+  return planned.map((relation) => relatedResource(ctx, relation));
+}
+
+/**
+ * Checks the relations ({@link checkRelations}) and extends `$select` with the join keys they
+ * need (`_id`, `<singular>_id`, `<singular>_ids`); `strip` lists those `$select` left out.
+ */
+export function relationProjection(ctx: RequestContext): RelationProjection {
+  const { projection, populate, fill } = ctx.query;
+  if (checkRelations(ctx).length === 0) return { projection, strip: [] };
+  const keys = requiredFields(ctx.resource.name, populate, fill, ctx.options.populate);
+  const extended = withJoinKeys(projection, keys);
+  return { projection: extended.projection, strip: extended.added };
+}
+
+/**
+ * What a related resource contributes to one request: its collection. The single place where
+ * its access rule (`filter`) and hidden fields (`hidden`) plug in once they exist (issue 6),
+ * so `$populate`, `$fill` and nested routes can never show more than `GET /<resource>` does.
+ */
+function relationScope(_ctx: RequestContext, resource: ResolvedResource): RelationScope {
+  return { collection: resource.collection };
+}
+
+/**
+ * The one entry point for `$populate` and `$fill`: attaches to each document the related
+ * documents the query asks for, one query per related resource for the whole page, with the
+ * constraints of `resources.<resource>.population` (their `match` functions receive `ctx`).
+ * Returns new documents without `request.strip`; the inputs are never mutated.
  */
 export async function resolveRelations(ctx: RequestContext, request: RelationRequest): Promise<Document[]> {
-  const what =
-    request.kind === 'children' ? `GET /${ctx.resource.name}/<id>/<children>` : '$populate and $fill';
-  throw new StoreError(501, 'not_implemented', `${what} is not implemented yet.`);
+  const related = new Map(checkRelations(ctx).map((resource) => [resource.name, resource]));
+  return attachRelations(
+    request.documents,
+    {
+      db: ctx.db,
+      resource: ctx.resource.name,
+      populate: ctx.query.populate,
+      fill: ctx.query.fill,
+      context: ctx,
+      strip: request.strip ?? [],
+      scope: (name) => {
+        const resource = related.get(name);
+        if (resource === undefined) throw new TypeError(`relation "${name}" was not checked`);
+        return relationScope(ctx, resource);
+      },
+    },
+    ctx.options.populate,
+  );
 }
 
 /** Whether the query asks for `$populate` or `$fill`. */

@@ -1,10 +1,14 @@
 import type { RequestContext } from '../context';
-import { resolveRelations } from '../relations';
+import { nestedList } from '../nested-route';
+import { readList } from '../read-list';
 import type { RouteResult } from '../respond';
 
-/** `GET /<res>/<id>/<children>`: the children of one document, under the whole query language. */
+/**
+ * `GET /<res>/<id>/<children>`: the `<children>` whose `<singular(res)>_id` is `<id>` or whose
+ * `<singular(res)>_ids` holds it, under the whole query language (filters, `$sort`, paging,
+ * `$count`, `$select`, `$populate` / `$fill` on the children).
+ */
 export async function listChildren(ctx: RequestContext): Promise<RouteResult> {
-  const { id, children } = ctx.route;
-  if (id === undefined || children === undefined) throw new TypeError('listChildren needs a children route');
-  return { status: 200, data: await resolveRelations(ctx, { kind: 'children', parentId: id, children }) };
+  const { context, filter } = await nestedList(ctx);
+  return readList(context, filter);
 }

@@ -1,20 +1,21 @@
 import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { idFilter } from '../ids';
-import { resolveRelations, wantsRelations } from '../relations';
+import { relationProjection, resolveRelations, wantsRelations } from '../relations';
 import type { RouteResult } from '../respond';
 import { documentNotFound } from './not-found';
 
 /**
- * `GET /<res>/<id>`: the document, with `$select` applied; 404 when no document has the id
- * (or the one that has it does not match the query's filters).
+ * `GET /<res>/<id>`: the document, with `$select` applied and its `$populate` / `$fill`
+ * relations; 404 when no document has the id (or the one that has it does not match the
+ * query's filters).
  */
 export async function getDocument(ctx: RequestContext): Promise<RouteResult> {
-  const { projection } = ctx.query;
+  const { projection, strip } = relationProjection(ctx);
   const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
   const document = await ctx.collection.findOne(filter, projection === undefined ? {} : { projection });
   if (!document) throw documentNotFound(ctx);
   if (!wantsRelations(ctx)) return { status: 200, data: document };
-  const [attached] = await resolveRelations(ctx, { kind: 'attach', documents: [document] });
+  const [attached] = await resolveRelations(ctx, { documents: [document], strip });
   return { status: 200, data: attached };
 }

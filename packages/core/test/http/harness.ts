@@ -27,7 +27,6 @@ export interface Served {
  */
 export type Serve = (config: StoreConfig, options?: ServeOptions) => Promise<Served>;
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
 export type Json = any;
 
 /** One answer, read whole. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Start } from './fixtures';
 import { expectPassedOn, expectProblem } from './harness';
 
-/** Contract section 3: methods per route, which paths are the store's, `Location` and the relationship routes. */
+/** Contract section 3: methods per route, which paths are the store's and `Location` (relationships: relations.suite.ts). */
 export function pathTests(start: Start): void {
   describe('other methods', () => {
     it.each([
@@ -30,20 +30,6 @@ export function pathTests(start: Start): void {
       expect((await api.request('HEAD', '/items/1')).status).toBe(200);
       const missing = await api.request('HEAD', '/items/2');
       expect([missing.status, missing.text]).toEqual([404, '']);
-    });
-  });
-
-  describe('relationships (wired by @store/populate)', () => {
-    it.each([
-      ['GET /<res>/<id>/<children>', '/companies/1/employees'],
-      ['$populate', '/companies?$populate=employees'],
-      ['$fill', '/employees?$fill=companies'],
-      ['$populate on one document', '/companies/1?$populate=employees'],
-    ])('%s answers 501 not_implemented for now', async (_, path) => {
-      const api = await start();
-      await api.seed('companies', [{ _id: 1 }]);
-      await api.seed('employees', [{ _id: 1, company_id: 1 }]);
-      expectProblem(await api.get(path), 501, 'not_implemented');
     });
   });
 

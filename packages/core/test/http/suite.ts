@@ -1,5 +1,5 @@
 /**
- * The one conformance suite over HTTP: contract sections 3-5 and the spec's 4.3 examples,
+ * The one conformance suite over HTTP: contract sections 3-6 and the spec's 4.3 examples,
  * run once per storage engine through `describeEngines`, against whatever server an adapter
  * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
  */
@@ -9,6 +9,7 @@ import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
+import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
 
 export type { Serve, Served, ServeOptions } from './harness';
@@ -22,5 +23,6 @@ export function describeConformance(title: string, serve: Serve): void {
     bodyTests(start);
     queryTests(start);
     errorTests(start);
+    relationTests(start, engine);
   });
 }
