@@ -1,0 +1,120 @@
+// The benchmark cases: for each, the data set it runs on, the request each contender answers
+// (the store's query language, the baseline's hand-written route, json-server's syntax) and a
+// digest of the answer, compared across contenders before measuring so the three really do
+// the same work.
+import { DATASETS, sampleIds } from './data.mjs';
+
+/** Query strings the store answers; the baseline compiles the same strings once at start-up. */
+export const QUERIES = {
+  list: 'n:gt=500&tags:in[]=red&tags:in[]=blue&$sort=-n&$limit=20',
+  count: 'n:gt=500&tags:in[]=red&tags:in[]=blue&$count=1',
+  populate: '$populate=employees&$limit=50',
+};
+
+/** json-server 0.17 has `_gte` but no `_gt`: `n` is an integer, so `n_gte=501` is `n:gt=500`. */
+const JSON_SERVER_FILTER = 'n_gte=501&tags_like=red%7Cblue';
+
+/** The body every `create` request posts. */
+export const NEW_ITEM = { name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true };
+const post = (path) => ({
+  method: 'POST',
+  path,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(NEW_ITEM),
+});
+
+/** Requests that walk a fixed sample of ids, one per request, per connection. */
+function byIds(dataset, prefix) {
+  const ids = sampleIds(DATASETS[dataset]().items);
+  return {
+    ids,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request, context) => {
+          context.i = ((context.i ?? -1) + 1) % ids.length;
+          return { ...request, path: `${prefix}${ids[context.i]}` };
+        },
+      },
+    ],
+  };
+}
+
+const json = (body) => JSON.parse(body);
+const idOf = (doc) => doc._id ?? doc.id;
+const listDigest = (_contender, { body }) => json(body).map((doc) => doc.n);
+const populateDigest = (_contender, { body }) =>
+  json(body).map((company) => [company.name, company.employees.map((e) => idOf(e)).sort()]);
+
+/**
+ * One request (a `path`, or autocannon `requests`) per contender; `null` where json-server has
+ * no equivalent. `digest(contender, { status, headers, body })` must agree across contenders.
+ */
+export function buildCases() {
+  const byId1k = byIds('items-1k', '/items/');
+  const byId100k = byIds('items-100k', '/items/');
+  const getDigest = (_contender, { status, body }) => [
+    status,
+    idOf(json(body)) !== undefined,
+    json(body).name,
+  ];
+  return [
+    {
+      name: 'list-filter',
+      dataset: 'items-10k',
+      measures: '`n:gt` + `tags:in` + `$sort=-n` + `$limit=20` over 10,000 items (a full scan and a sort)',
+      store: { path: `/items?${QUERIES.list}` },
+      baseline: { path: '/items' },
+      jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_sort=n&_order=desc&_limit=20` },
+      digest: listDigest,
+    },
+    {
+      name: 'count',
+      dataset: 'items-10k',
+      measures: 'the same filter with `$count=1` over 10,000 items',
+      store: { path: `/items?${QUERIES.count}` },
+      baseline: { path: '/items/count' },
+      jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_limit=0` },
+      digest: (contender, { headers, body }) =>
+        contender === 'jsonServer' ? Number(headers['x-total-count']) : json(body).count,
+    },
+    {
+      name: 'get-by-id',
+      dataset: 'items-1k',
+      measures: '`GET /items/<id>` over 1,000 items, walking 1,000 sampled ids',
+      store: { requests: byId1k.requests },
+      baseline: { requests: byId1k.requests },
+      jsonServer: { requests: byId1k.requests },
+      checkPath: `/items/${byId1k.ids[0]}`,
+      digest: getDigest,
+    },
+    {
+      name: 'get-by-id-100k',
+      dataset: 'items-100k',
+      measures: 'the same over 100,000 items (an id lookup must not scan)',
+      store: { requests: byId100k.requests },
+      baseline: { requests: byId100k.requests },
+      jsonServer: { requests: byId100k.requests },
+      checkPath: `/items/${byId100k.ids[0]}`,
+      digest: getDigest,
+    },
+    {
+      name: 'populate',
+      dataset: 'companies',
+      measures: '50 companies (of 1,000) with their employees (of 10,000): `$populate=employees&$limit=50`',
+      store: { path: `/companies?${QUERIES.populate}` },
+      baseline: { path: '/companies' },
+      jsonServer: { path: '/companies?_embed=employees&_sort=id&_order=asc&_limit=50' },
+      digest: populateDigest,
+    },
+    {
+      name: 'create',
+      dataset: 'items-10k',
+      measures: '`POST /items` of a small JSON document (a new id, one insert)',
+      store: post('/items'),
+      baseline: post('/items'),
+      jsonServer: post('/items'),
+      digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
+    },
+  ];
+}

@@ -1,0 +1,181 @@
+// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile]
+//
+// Runs every case against every contender (the store, the hand-written baseline, json-server),
+// each in its own child process, alternating contenders round by round after a warm-up, and
+// writes bench/results.json and bench/results.md. Runs against the BUILT packages: `pnpm bench`
+// at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { buildCases } from './lib/cases.mjs';
+import { load, requestOnce, spawnContender } from './lib/measure.mjs';
+import { markdown, summarize } from './lib/report.mjs';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
+const CONTENDERS = ['store', 'baseline', 'jsonServer'];
+const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 5, rounds: 3 };
+const CONNECTIONS = 10;
+
+for (const pkg of ['query', 'core', 'adapter-express']) {
+  if (!existsSync(here(`../packages/${pkg}/dist/index.js`))) {
+    console.error(`packages/${pkg} is not built: run \`pnpm build\` first (\`pnpm bench\` does).`);
+    process.exit(1);
+  }
+}
+
+const sameDigest = (digests) => new Set(Object.values(digests).map((d) => JSON.stringify(d))).size <= 1;
+
+/** Asks each contender once and compares the digests of their answers. */
+async function check(benchCase, servers, contenders) {
+  const digests = {};
+  for (const name of contenders) {
+    const answer = await requestOnce(servers[name].port, benchCase[name], benchCase.checkPath);
+    digests[name] = benchCase.digest(name, answer);
+  }
+  if (sameDigest(digests)) return 'ok';
+  console.error(
+    `  ! ${benchCase.name}: the contenders' answers differ`,
+    JSON.stringify(digests).slice(0, 600),
+  );
+  return 'mismatch';
+}
+
+/** Warm-up, then rounds in alternating order; requests/s over all rounds, mean p99. */
+async function measure(benchCase, servers, contenders) {
+  for (const name of contenders) await load(servers[name].port, benchCase[name], TIMING.warmup, CONNECTIONS);
+  const totals = Object.fromEntries(contenders.map((name) => [name, { requests: 0, seconds: 0, p99: [] }]));
+  let failures = 0;
+  for (let round = 0; round < TIMING.rounds; round++) {
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const name of order) {
+      const run = await load(servers[name].port, benchCase[name], TIMING.seconds, CONNECTIONS);
+      totals[name].requests += run.requests;
+      totals[name].seconds += run.seconds;
+      totals[name].p99.push(run.p99ms);
+      failures += run.failures;
+    }
+  }
+  const rps = {};
+  const p99ms = {};
+  for (const name of CONTENDERS) {
+    const total = totals[name];
+    rps[name] = total ? total.requests / total.seconds : null;
+    p99ms[name] = total ? total.p99.reduce((a, b) => a + b, 0) / total.p99.length : null;
+  }
+  return { rps, p99ms, failures };
+}
+
+async function runGroup(dataset, cases, engine) {
+  const contenders = engine === 'embedded' ? CONTENDERS : CONTENDERS.filter((name) => name !== 'jsonServer');
+  const started = await Promise.all(
+    contenders.map((contender) => spawnContender({ contender, dataset, engine, profileDir })),
+  );
+  const servers = Object.fromEntries(contenders.map((name, i) => [name, started[i]]));
+  const results = [];
+  try {
+    for (const benchCase of cases) {
+      const present = contenders.filter((name) => benchCase[name] !== null);
+      const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
+      process.stdout.write(`${label} ... `);
+      const status = await check(benchCase, servers, present);
+      const { rps, p99ms, failures } = await measure(benchCase, servers, present);
+      const shown = present.map((name) => `${name} ${Math.round(rps[name])}`).join(', ');
+      console.log(`${shown} req/s${status === 'ok' ? '' : ' (answers differ)'}`);
+      results.push({
+        name: label,
+        engine,
+        dataset,
+        measures: benchCase.measures,
+        rps,
+        p99ms,
+        check: status,
+        failures,
+      });
+    }
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+  return results;
+}
+
+function compileBench() {
+  const env = { ...process.env, ...(quick ? { N: '500', ROUNDS: '4' } : {}) };
+  const run = spawnSync(process.execPath, [here('../packages/query/bench/compile.bench.mjs')], {
+    env,
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`compile benchmark failed:\n${run.stderr}`);
+  const rate = (label) =>
+    Number(run.stdout.match(new RegExp(`${label}\\s+([\\d,]+) compiles/s`))?.[1].replaceAll(',', ''));
+  const ratio = Number(run.stdout.match(/ratio \(compileQuery \/ aqp\): ([\d.]+)/)?.[1]);
+  return { ours: rate('@store/query compileQuery'), theirs: rate('api-query-params \\(aqp\\)'), ratio };
+}
+
+const git = (...gitArgs) => {
+  try {
+    return execFileSync('git', gitArgs, { cwd: here('.'), encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+
+async function main() {
+  const cases = buildCases().filter((c) => !only || only.includes(c.name));
+  const engines = ['embedded'];
+  const skipped = [];
+  if (process.env.MONGODB_URI) engines.push('mongodb');
+  else skipped.push('the MongoDB cases (MONGODB_URI is not set; json-server has no MongoDB mode either)');
+  for (const reason of skipped) console.log(`skipped: ${reason}`);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const results = [];
+  for (const engine of engines) {
+    const datasets = [...new Set(cases.map((c) => c.dataset))];
+    for (const dataset of datasets) {
+      results.push(
+        ...(await runGroup(
+          dataset,
+          cases.filter((c) => c.dataset === dataset),
+          engine,
+        )),
+      );
+    }
+  }
+  const compile = args.includes('--no-compile') ? undefined : compileBench();
+  const order = cases.map((c) => c.name);
+  results.sort(
+    (a, b) =>
+      engines.indexOf(a.engine) - engines.indexOf(b.engine) ||
+      order.indexOf(a.name.split(' ')[0]) - order.indexOf(b.name.split(' ')[0]),
+  );
+  const summary = summarize(results, compile);
+  const meta = {
+    quick,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    commit: git('rev-parse', '--short', 'HEAD'),
+    node: process.version,
+    cpus: cpus().length,
+    connections: CONNECTIONS,
+    skipped,
+    ...TIMING,
+  };
+  const findingsPath = here('./findings.md');
+  const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
+  const table = markdown(summary, meta, findings);
+  writeFileSync(here('./results.json'), `${JSON.stringify({ meta, ...summary }, null, 2)}\n`);
+  writeFileSync(here('./results.md'), table);
+  console.log(`\n${table}`);
+  if (profileDir) console.log(`CPU profiles of every contender process: ${profileDir}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
