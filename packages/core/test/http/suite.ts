@@ -9,6 +9,7 @@ import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
+import { relationRuleTests } from './relation-rules.suite';
 import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
 
@@ -23,6 +24,7 @@ export function describeConformance(title: string, serve: Serve): void {
     bodyTests(start);
     queryTests(start);
     errorTests(start);
-    relationTests(start, engine);
+    relationTests(start);
+    relationRuleTests(start, engine);
   });
 }
