@@ -14,11 +14,13 @@ export class AuthError extends Error {
   readonly detail: string;
   /** Extra response headers, such as `Retry-After`. */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** For `invalid_options`: the option at fault (`magicLink.exp`), so a host can rename it. */
+  readonly option: string | undefined;
 
   constructor(
     code: AuthErrorCode,
     detail: string,
-    extra: { headers?: Record<string, string>; status?: number; code?: string } = {},
+    extra: { headers?: Record<string, string>; status?: number; code?: string; option?: string } = {},
   ) {
     super(detail);
     this.name = 'AuthError';
@@ -26,6 +28,7 @@ export class AuthError extends Error {
     this.code = extra.code ?? code;
     this.detail = detail;
     this.headers = extra.headers;
+    this.option = extra.option;
   }
 }
 

@@ -3,7 +3,7 @@ import { AuthError } from './errors';
 
 /** Fails fast at start-up, naming the option. */
 export function invalidOption(name: string, problem: string): never {
-  throw new AuthError('invalid_options', `Invalid option \`${name}\`: ${problem}`);
+  throw new AuthError('invalid_options', `Invalid option \`${name}\`: ${problem}`, { option: name });
 }
 
 const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;

@@ -111,7 +111,11 @@ describe('resolveAuthOptions', () => {
     ['mailer', { mailer: 'http://mail.example' }],
   ])('fails fast naming `%s`', (name, options) => {
     expect(() => resolveAuthOptions({ ...base, mailer: 'smtp://127.0.0.1:2525', ...options })).toThrow(
-      expect.objectContaining({ code: 'invalid_options', message: expect.stringContaining(`\`${name}\``) }),
+      expect.objectContaining({
+        code: 'invalid_options',
+        option: name,
+        message: expect.stringContaining(`\`${name}\``),
+      }),
     );
   });
 

@@ -2,8 +2,15 @@ import { type CompiledQuery, compileQuery } from '@store/query';
 import type { ResolvedStoreOptions } from './options';
 import type { ResolvedResource } from './resources';
 import type { RouteMatch } from './router';
-import type { StoreCollection, StoreDb } from './storage/types';
+import type { Document, StoreCollection, StoreDb } from './storage/types';
 import type { StoreRequest } from './types';
+
+/** The live session a request carries (`Authorization: Bearer` or the `store_session` cookie). */
+export interface RequestSession {
+  /** The signed-in user's document. */
+  readonly user: Document;
+  readonly expiresAt: Date;
+}
 
 /**
  * Everything one request carries through the handler. Access rules, hooks and sessions
@@ -26,14 +33,22 @@ export interface RequestContext {
   readonly flags: CompiledQuery['flags'];
   /** The request's clock: one instant for every timestamp a request writes. */
   readonly now: Date;
+  /** The signed-in user, or `null`: for access rules and hooks (a bad or expired token counts as none). */
+  readonly user: Document | null;
+  /** The session the request carries, or `null`. */
+  readonly session: RequestSession | null;
 }
 
-/** Builds the context of a matched request; throws the query's 400 for a bad query string. */
+/**
+ * Builds the context of a matched request (with the session the handler looked up); throws the
+ * query's 400 for a bad query string.
+ */
 export function createContext(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   db: StoreDb,
   route: RouteMatch,
+  session: RequestSession | null = null,
 ): RequestContext {
   const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
   const query = compileQuery(rawQuery, { defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
@@ -48,5 +63,7 @@ export function createContext(
     query,
     flags: query.flags,
     now: new Date(),
+    user: session?.user ?? null,
+    session,
   };
 }

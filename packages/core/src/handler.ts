@@ -1,3 +1,6 @@
+import { answerAuth } from './auth/answer';
+import { findRequestSession } from './auth/request-session';
+import { isAuthPath } from './auth/route-table';
 import { createContext } from './context';
 import { type ResolvedStoreOptions, resolveStoreOptions, type StoreConfig } from './options';
 import { renderError } from './render-error';
@@ -7,22 +10,38 @@ import { matchRoute } from './router';
 import { type StartedStorage, startStorage } from './start-storage';
 import type { StoreHandler, StoreRequest, StoreResponse } from './types';
 
-async function answer(
+async function answerResource(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   storage: Promise<StartedStorage>,
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
-  let response: StoreResponse;
   try {
     const route = routeFor(match.kind, request.method);
-    const { db } = await storage;
-    const ctx = createContext(request, options, db, match);
-    response = respond(await route(ctx));
+    const { db, auth } = await storage;
+    const session = await findRequestSession(request, auth);
+    return respond(await route(createContext(request, options, db, match, session)));
   } catch (error) {
-    response = renderError(error, options.logger);
+    return renderError(error, options.logger);
   }
+}
+
+/**
+ * Auth routes first when auth is configured (`/auth/session` would otherwise read as
+ * `/<res>/<id>`; an `/auth/...` path that names no auth route is not the store's), then
+ * resource routes.
+ */
+async function answer(
+  request: StoreRequest,
+  options: ResolvedStoreOptions,
+  storage: Promise<StartedStorage>,
+): Promise<StoreResponse | null> {
+  const response =
+    options.auth !== null && isAuthPath(request.path)
+      ? await answerAuth(request, options, storage)
+      : await answerResource(request, options, storage);
+  if (response === null) return null;
   // HEAD answers carry the headers of the GET, errors included, and never a body.
   return request.method.toUpperCase() === 'HEAD'
     ? { status: response.status, headers: response.headers }
@@ -32,7 +51,8 @@ async function answer(
 /**
  * Creates the framework-agnostic store: resolves `config` (throwing a `StoreError` with code
  * `invalid_config` that names a bad option), starts opening storage, and returns the
- * handler adapters call. It answers `null` for paths that are not resource routes.
+ * handler adapters call. It answers `null` for paths that are neither resource routes nor
+ * (with `resources.user.auth`) auth routes.
  */
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);

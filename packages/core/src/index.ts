@@ -3,7 +3,8 @@
  * handler with a plain request and write back the plain response it returns.
  */
 
-export type { RequestContext } from './context';
+export type { StoreAuth, UserAuthConfig } from './auth/options';
+export type { RequestContext, RequestSession } from './context';
 export { ERROR_CODES, type ErrorCode, titleForStatus } from './error-codes';
 export { isStoreError, StoreError, type StoreErrorOptions, storeError } from './errors';
 export { createStoreHandler } from './handler';

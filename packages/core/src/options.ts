@@ -1,5 +1,6 @@
 import type { ResolvedPopulateOptions } from '@store/populate';
 import { isValidResourceName } from '@store/query';
+import { checkAuthConfig, resolveStoreAuth, type StoreAuth, type UserAuthConfig } from './auth/options';
 import { parseByteSize } from './byte-size';
 import type { RequestContext } from './context';
 import {
@@ -58,6 +59,13 @@ export interface ResourceConfig {
    * @default {}
    */
   population?: Record<string, PopulationConstraint>;
+  /**
+   * Passwordless login, on the user resource only (`resources.user.auth.magicLink` /
+   * `.magicCode`; see docs/auth.md). With it, the user resource's collection defaults to
+   * `users`, and that collection is never routable as a resource.
+   * @default undefined (no auth routes)
+   */
+  auth?: UserAuthConfig | null;
 }
 
 /** The configuration of a store: what `createStore(config)` takes. */
@@ -104,6 +112,12 @@ export interface StoreConfig {
    */
   timestamps?: boolean;
   /**
+   * Key of the HMAC over every stored sign-in secret and session token (`STORE_SECRET`), at
+   * least 16 characters. Keep it stable: changing it ends every session.
+   * @default a random secret per process, with one warning (only when auth is configured)
+   */
+  secret?: string;
+  /**
    * `$populate`, `$fill` and nested routes: the per-document cap, relations per request.
    * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2 }
    */
@@ -130,6 +144,10 @@ export interface ResolvedStoreOptions {
   readonly populate: ResolvedPopulateOptions<RequestContext>;
   /** Relations declared under `resources.<name>.population`, whose reference fields are indexed. */
   readonly relations: readonly DeclaredRelation[];
+  /** Passwordless login, resolved once; `null` when `resources.user.auth` enables no strategy. */
+  readonly auth: StoreAuth | null;
+  /** Collections never routable as resources: the store's own, plus the users' when auth is on. */
+  readonly internalCollections: ReadonlySet<string>;
 }
 
 /** Per-resource option checks: adding an option is one line here (and one field above). */
@@ -142,6 +160,7 @@ const RESOURCE_OPTIONS = {
   collection: checkCollectionName,
   singular: checkSingular,
   population: checkPopulation,
+  auth: checkAuthConfig,
 } satisfies Record<keyof ResourceConfig, (value: unknown, option: string) => unknown>;
 
 const STORE_OPTIONS = [
@@ -154,6 +173,7 @@ const STORE_OPTIONS = [
   'bodyLimit',
   'timestamps',
   'populate',
+  'secret',
   'logger',
 ] as const satisfies readonly (keyof StoreConfig)[];
 
@@ -162,7 +182,10 @@ function resolveResource(name: string, value: unknown, timestamps: boolean): Res
   if (!isValidResourceName(name))
     invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
   const config = checkKeys(value, option, Object.keys(RESOURCE_OPTIONS)) as ResourceConfig;
-  const collection = RESOURCE_OPTIONS.collection(config.collection ?? name, `${option}.collection`);
+  const collection = RESOURCE_OPTIONS.collection(
+    config.collection ?? (config.auth ? `${name}s` : name),
+    `${option}.collection`,
+  );
   if (INTERNAL_COLLECTIONS.has(collection) || INTERNAL_COLLECTIONS.has(name)) {
     invalidOption(option, `"${collection}" is an internal collection of the store`);
   }
@@ -219,17 +242,25 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
   const resources = resolveResources(config.resources ?? {}, timestamps);
   const restrict = checkBoolean(config.restrict ?? false, 'restrict');
-  const routable = (name: string) => findResource({ resources, restrict, timestamps }, name) !== undefined;
+  const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
+  const logger = checkLogger(config.logger ?? console);
+  const { secret } = config;
+  const auth = resolveStoreAuth({ resources, config: config.resources ?? {}, baseUrl, secret, logger });
+  const internalCollections = auth?.collections ?? INTERNAL_COLLECTIONS;
+  const table = { resources, restrict, timestamps, internalCollections };
+  const routable = (name: string) => findResource(table, name) !== undefined;
   return {
     db: checkDb(config.db),
     resources,
     restrict,
-    baseUrl: checkBaseUrl(config.baseUrl, 'baseUrl'),
+    baseUrl,
     defaultLimit,
     maxLimit,
     bodyLimit,
     timestamps,
-    logger: checkLogger(config.logger ?? console),
+    logger,
+    auth,
+    internalCollections,
     ...resolveRelationOptions(config.populate, config.resources ?? {}, routable),
   };
 }

@@ -31,16 +31,23 @@ export interface ResourceTable {
   readonly resources: ReadonlyMap<string, ResolvedResource>;
   readonly restrict: boolean;
   readonly timestamps: boolean;
+  /**
+   * Collections never routable (names and declared resources' collections): the store's own,
+   * plus the users' when auth is configured. @default INTERNAL_COLLECTIONS
+   */
+  readonly internalCollections?: ReadonlySet<string>;
 }
 
 /**
  * The resource a path segment names, or `undefined` when it is not routable: an invalid
- * name, an internal collection, or an undeclared name under `restrict: true`.
+ * name, an internal collection (by name, or as a declared resource's collection), or an
+ * undeclared name under `restrict: true`.
  */
 export function findResource(table: ResourceTable, name: string): ResolvedResource | undefined {
-  if (!isValidResourceName(name) || INTERNAL_COLLECTIONS.has(name)) return undefined;
+  const internal = table.internalCollections ?? INTERNAL_COLLECTIONS;
+  if (!isValidResourceName(name) || internal.has(name)) return undefined;
   const declared = table.resources.get(name);
-  if (declared) return declared;
+  if (declared) return internal.has(declared.collection) ? undefined : declared;
   if (table.restrict) return undefined;
   return { name, collection: name, timestamps: table.timestamps, search: [], declared: false };
 }

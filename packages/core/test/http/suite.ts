@@ -4,6 +4,7 @@
  * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
  */
 import { describeEngines } from '../support/engines';
+import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
 import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
@@ -24,6 +25,7 @@ export function describeConformance(title: string, serve: Serve): void {
     bodyTests(start);
     queryTests(start);
     errorTests(start);
+    authTests(start);
     relationTests(start);
     relationRuleTests(start, engine);
   });

@@ -1,0 +1,94 @@
+import {
+  type AuthSession,
+  confirmPage,
+  type LinkInspection,
+  type ResolvedStrategy,
+  sessionCookie,
+} from '@store/auth-magic';
+import type { AuthResult, AuthRouteContext } from './context';
+
+/** The quality the `Accept` header gives `type` (its most specific matching range), 0 when none. */
+function quality(accept: string, type: string): number {
+  const [family] = type.split('/');
+  let best = 0;
+  let specificity = -1;
+  for (const part of accept.split(',').slice(0, 50)) {
+    const [range = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const rank = range === type ? 2 : range === `${family}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (rank <= specificity) continue;
+    const q = Number(params.find((param) => param.startsWith('q='))?.slice(2) ?? 1);
+    specificity = rank;
+    best = Number.isFinite(q) ? q : 0;
+  }
+  return best;
+}
+
+/** Whether the client prefers JSON to HTML (`Accept: application/json`); browsers get HTML. */
+export function wantsJson(ctx: AuthRouteContext): boolean {
+  const raw = ctx.request.headers.accept;
+  const accept = (Array.isArray(raw) ? raw.join(',') : raw) ?? '';
+  return quality(accept, 'application/json') > quality(accept, 'text/html');
+}
+
+/** A redirect: 302 after a GET, 303 after a POST (the browser then GETs the target). */
+export function redirect(ctx: AuthRouteContext, location: string, headers: Record<string, string> = {}) {
+  return { status: ctx.method === 'POST' ? 303 : 302, headers: { ...headers, location } };
+}
+
+/**
+ * Hands out a session: the `store_session` cookie (HttpOnly, SameSite=Lax, Secure on https) and
+ * either a redirect to `redirectSuccess` or 200 `{ token, user, expiresAt }`.
+ */
+export function sessionAnswer(
+  ctx: AuthRouteContext,
+  session: AuthSession,
+  redirectSuccess: string | null = null,
+): AuthResult {
+  const { options } = ctx.deps;
+  const cookie = sessionCookie(session.token, {
+    secure: options.secureCookie,
+    maxAge: options.sessionTtlMs / 1000,
+  });
+  if (redirectSuccess !== null) return redirect(ctx, redirectSuccess, { 'set-cookie': cookie });
+  const { token, user, expiresAt } = session;
+  return { status: 200, data: { token, user, expiresAt }, headers: { 'set-cookie': cookie } };
+}
+
+/** Refusals a browser is sent elsewhere for, when the strategy names a page. */
+const ERROR_REDIRECTS = {
+  already_used: 'redirectAlreadyUsed',
+  user_not_found: 'redirectNotFound',
+} as const satisfies Record<string, keyof ResolvedStrategy>;
+
+/** Runs a route's work; `already_used` / `user_not_found` become redirects when configured. */
+export async function withErrorRedirects(
+  ctx: AuthRouteContext,
+  strategy: ResolvedStrategy,
+  work: () => Promise<AuthResult>,
+): Promise<AuthResult> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const known = typeof code === 'string' && Object.hasOwn(ERROR_REDIRECTS, code);
+    const target = known ? strategy[ERROR_REDIRECTS[code as keyof typeof ERROR_REDIRECTS]] : null;
+    if (target === null) throw error;
+    return redirect(ctx, target);
+  }
+}
+
+/**
+ * The answer to opening a poll link: JSON `{ status: 'confirm', requestedAt, ip, userAgent }`
+ * when the client asks for JSON, else the confirmation page (or the redirect to `pollApproval`).
+ */
+export function confirmAnswer(ctx: AuthRouteContext, token: string, inspection: LinkInspection): AuthResult {
+  if (wantsJson(ctx)) {
+    const { requestedAt, ip, userAgent } = inspection;
+    return { status: 200, data: { status: 'confirm', requestedAt, ip, userAgent } };
+  }
+  const page = confirmPage(ctx.deps.options, token, inspection);
+  const headers = Object.fromEntries(Object.entries(page.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return page.body === ''
+    ? { status: page.status, headers }
+    : { status: page.status, headers, html: page.body };
+}

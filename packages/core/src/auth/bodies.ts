@@ -1,0 +1,46 @@
+import { storeError } from '../errors';
+import { parseJsonBody } from '../parse-body';
+import { receiveBody } from '../read-body';
+import type { Document } from '../storage/types';
+import type { AuthRouteContext } from './context';
+
+/** Largest body an auth route reads: an address, a code, a flag. */
+export const AUTH_BODY_LIMIT = 16 * 1024;
+
+function limit(ctx: AuthRouteContext): number {
+  return Math.min(ctx.options.bodyLimit, AUTH_BODY_LIMIT);
+}
+
+/**
+ * The JSON object body of an auth request (`{ email }`, `{ email, code }`, `{ email, poll }`),
+ * prototype-free, with the resource routes' rules: 415, 413, 400 `invalid_body`.
+ */
+export function readJsonBody(ctx: AuthRouteContext): Promise<Document> {
+  return parseJsonBody(ctx.request, limit(ctx));
+}
+
+/** Media types the approval POST accepts: the confirmation page's form post, or JSON. */
+const APPROVAL_TYPES =
+  /^(application\/x-www-form-urlencoded|multipart\/form-data|application\/(?:[\w.-]+\+)?json)$/;
+
+function contentType(ctx: AuthRouteContext): string | undefined {
+  const value = ctx.request.headers['content-type'];
+  const raw = Array.isArray(value) ? value[0] : value;
+  return raw?.split(';')[0]?.trim().toLowerCase();
+}
+
+/**
+ * Reads (and ignores) the body of the approval `POST /auth/magic-link/:token`: empty, or the
+ * form post the confirmation page's button sends, or JSON. Another media type with a body is a
+ * 415; past the limit a 413. The JSON-only rule of resource routes does not apply here.
+ */
+export async function readApprovalBody(ctx: AuthRouteContext): Promise<void> {
+  const type = contentType(ctx);
+  const received = await receiveBody(ctx.request, limit(ctx));
+  const empty = received.kind === 'text' ? received.text.trim() === '' : received.value === undefined;
+  if (type === undefined || APPROVAL_TYPES.test(type) || empty) return;
+  throw storeError(
+    'unsupported_media_type',
+    `The approval takes an empty body or a form post; got content-type ${JSON.stringify(type)}.`,
+  );
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it, vi } from 'vitest';
+import { isStoreError } from '../errors';
+import { resolveStoreOptions, type StoreConfig } from '../options';
+import { findResource } from '../resources';
+
+const quiet = () => ({ error: vi.fn(), warn: vi.fn(), log: vi.fn() });
+const base = { baseUrl: 'https://shop.test/api', secret: 'a-secret-of-16-chars+', logger: quiet() };
+
+function optionError(config: unknown): { code: string; option: unknown; message: string } {
+  try {
+    resolveStoreOptions(config as StoreConfig);
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    return { code: error.code, option: error.data?.option, message: error.message };
+  }
+  throw new Error('expected resolveStoreOptions to throw');
+}
+
+describe('resources.user.auth', () => {
+  it('resolves once at createStore: users in "users", auth state never routable', () => {
+    const options = resolveStoreOptions({ ...base, resources: { user: { auth: { magicCode: {} } } } });
+    expect(options.auth?.options).toMatchObject({
+      userCollection: 'users',
+      baseUrl: 'https://shop.test/api',
+      secureCookie: true,
+      magicLink: null,
+      magicCode: { length: 6, maxAttempts: 5, expMs: 600_000 },
+    });
+    for (const name of ['users', 'user', 'svc-sessions', 'svc-magic-codes', 'svc-rate-limits']) {
+      expect(findResource(options, name), name).toBeUndefined();
+    }
+    expect(findResource(options, 'posts')).toBeDefined();
+  });
+
+  it('keeps custom collections of auth out of resource routes too', () => {
+    const options = resolveStoreOptions({
+      ...base,
+      resources: {
+        user: {
+          collection: 'members',
+          auth: { magicLink: { collection: 'links' }, sessionsCollection: 'logins' },
+        },
+      },
+    });
+    expect(options.auth?.options.userCollection).toBe('members');
+    for (const name of ['members', 'links', 'logins', 'user'])
+      expect(findResource(options, name)).toBeUndefined();
+    expect(findResource(options, 'users')).toBeDefined();
+  });
+
+  it('leaves users routable and mounts nothing when no strategy is enabled', () => {
+    const options = resolveStoreOptions({ resources: { user: { auth: { magicLink: null } } } });
+    expect(options.auth).toBeNull();
+    expect(findResource(options, 'users')).toBeDefined();
+  });
+
+  it('warns once through the logger and draws a random secret when none is given', () => {
+    const logger = quiet();
+    const options = resolveStoreOptions({
+      ...base,
+      secret: undefined,
+      logger,
+      resources: { user: { auth: { magicCode: {} } } },
+    });
+    expect(options.auth?.options.secret.length).toBeGreaterThanOrEqual(32);
+    expect(logger.warn.mock.calls.filter(([message]) => String(message).includes('secret'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['resources.user.auth.magicLink.exp', { magicLink: { exp: 'whenever' } }],
+    ['resources.user.auth.magicCode.length', { magicCode: { length: 2 } }],
+    [
+      'resources.user.auth.rateLimit.perIp.window',
+      { magicCode: {}, rateLimit: { perIp: { window: 'soonish' } } },
+    ],
+    ['resources.user.auth.mailer', { magicCode: {}, mailer: 'http://mail.test' }],
+    ['resources.user.auth.sessionTtl', { magicCode: {}, sessionTtl: 'never' }],
+    ['resources.user.auth.magic', { magic: {} }],
+  ])('fails at createStore naming %s', (option, auth) => {
+    expect(optionError({ ...base, resources: { user: { auth } } })).toMatchObject({
+      code: 'invalid_config',
+      option,
+    });
+  });
+
+  it.each([
+    ['a short secret', { ...base, secret: 'short' }, 'secret'],
+    ['no baseUrl', { ...base, baseUrl: undefined }, 'baseUrl'],
+    ['a path baseUrl (links need an absolute address)', { ...base, baseUrl: '/api' }, 'baseUrl'],
+  ])('fails at createStore with %s', (_, config, option) => {
+    const error = optionError({ ...config, resources: { user: { auth: { magicCode: {} } } } });
+    expect(error).toMatchObject({ code: 'invalid_config', option });
+  });
+
+  it('takes auth on the user resource only', () => {
+    expect(optionError({ ...base, resources: { people: { auth: { magicCode: {} } } } })).toMatchObject({
+      option: 'resources.people.auth',
+    });
+  });
+
+  it('refuses another resource over the users collection', () => {
+    const config = {
+      ...base,
+      resources: { user: { auth: { magicCode: {} } }, members: { collection: 'users' } },
+    };
+    expect(optionError(config)).toMatchObject({ code: 'invalid_config', option: 'resources.members' });
+  });
+
+  it('never changes the config it is given', () => {
+    const auth = { magicCode: { exp: '5m' }, rateLimit: { perIp: null } };
+    const config = { ...base, resources: { user: { auth } } };
+    const copy = structuredClone({ ...config, logger: undefined });
+    resolveStoreOptions(config);
+    expect({ ...config, logger: undefined }).toEqual(copy);
+  });
+});

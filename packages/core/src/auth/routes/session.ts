@@ -1,0 +1,11 @@
+import { getSession } from '@store/auth-magic';
+import type { AuthRoute } from '../context';
+
+/**
+ * `GET /auth/session`: who is signed in (`Authorization: Bearer <token>` or the `store_session`
+ * cookie). 200 `{ user, expiresAt }`; 401 `unauthorized` without a live session.
+ */
+export const sessionRoute: AuthRoute = async (ctx) => {
+  const { user, expiresAt } = await getSession(ctx.deps, { headers: ctx.request.headers });
+  return { status: 200, data: { user, expiresAt } };
+};

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, startAuth } from './auth-fixtures';
+import type { Start } from './fixtures';
+import { expectPassedOn, expectProblem } from './harness';
+
+const ADA = 'ada@example.test';
+
+function methodTests(start: Start): void {
+  it.each([
+    ['GET', '/auth/magic-code/', 'POST'],
+    ['PUT', '/auth/magic-code/verify', 'POST'],
+    ['POST', `/auth/magic-code/${ADA}/123456`, 'GET, HEAD'],
+    ['GET', '/auth/magic-link', 'POST'],
+    ['DELETE', `/auth/magic-link/${'A'.repeat(43)}`, 'GET, HEAD, POST'],
+    ['POST', `/auth/magic-token/${'A'.repeat(43)}`, 'GET'],
+    ['POST', '/auth/session', 'GET, HEAD'],
+    ['GET', '/auth/logout', 'POST'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const api = await startAuth(start);
+    const reply = await api.send(method, path);
+    expectProblem(reply, 405, 'method_not_allowed');
+    expect(reply.headers.get('allow')).toBe(allow);
+    expect(reply.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('passes on /auth paths that name no auth route', async () => {
+    const api = await startAuth(start);
+    expectPassedOn(await api.send('GET', '/auth/unknown'));
+    expectPassedOn(await api.send('GET', '/auth'));
+  });
+
+  it('mounts only the routes of the enabled strategies', async () => {
+    const api = await startAuth(start, { auth: { magicLink: null } });
+    expectPassedOn(await api.send('POST', '/auth/magic-link/', { json: { email: ADA } }));
+    expect((await api.send('POST', '/auth/magic-code/', { json: { email: ADA } })).status).toBe(202);
+  });
+
+  it('answers HEAD on a code link with 204, changing nothing', async () => {
+    const api = await startAuth(start);
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const before = await api.snapshot();
+    const head = await api.send('HEAD', `/auth/magic-code/${ADA}/${api.mailbox.codeTo(ADA)}`);
+    expect(head.status).toBe(204);
+    expect(await api.snapshot()).toEqual(before);
+  });
+}
+
+function exposureTests(start: Start): void {
+  it('never routes the users collection or auth state as resources (users hold e-mail addresses)', async () => {
+    const api = await startAuth(start);
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const verified = await api.send('POST', '/auth/magic-code/verify', {
+      json: { email: ADA, code: api.mailbox.codeTo(ADA) },
+    });
+    const id = verified.json.user._id;
+    for (const path of [
+      '/users',
+      `/users/${id}`,
+      '/user',
+      `/user/${id}`,
+      '/svc-sessions',
+      '/svc-magic-codes',
+    ]) {
+      expectPassedOn(await api.send('GET', path, { headers: bearer(verified.json.token) }));
+    }
+    expectPassedOn(await api.send('POST', '/users', { json: { email: 'eve@evil.test' } }));
+    expect(await api.db.collection('users').countDocuments({})).toBe(1);
+  });
+
+  it('keeps serving other resources, with or without a session', async () => {
+    const api = await startAuth(start);
+    expect((await api.send('POST', '/posts', { json: { _id: 1, title: 't' } })).status).toBe(201);
+    const listed = await api.send('GET', '/posts', { headers: bearer('B'.repeat(43)) });
+    expect(listed.json).toEqual([{ _id: 1, title: 't' }]);
+  });
+}
+
+function abuseTests(start: Start): void {
+  it('answers 429 too_many_requests with Retry-After past the per-address limit, sending nothing', async () => {
+    const api = await startAuth(start, { auth: { rateLimit: { perAddress: { max: 2, window: '1 hour' } } } });
+    for (let i = 0; i < 2; i += 1) {
+      expect((await api.send('POST', '/auth/magic-code/', { json: { email: ADA } })).status).toBe(202);
+    }
+    const before = await api.snapshot();
+    const mails = api.mailbox.count();
+    const refused = await api.send('POST', '/auth/magic-link/', { json: { email: ADA } });
+    expectProblem(refused, 429, 'too_many_requests');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await api.snapshot()).toEqual(before);
+    expect(api.mailbox.count()).toBe(mails);
+  });
+
+  it('answers 429 past the per-IP limit, whatever the address', async () => {
+    const api = await startAuth(start, { auth: { rateLimit: { perIp: { max: 2, window: '1 minute' } } } });
+    await api.send('POST', '/auth/magic-code/', { json: { email: 'a@example.test' } });
+    await api.send('POST', '/auth/magic-code/', { json: { email: 'b@example.test' } });
+    const refused = await api.send('POST', '/auth/magic-code/', { json: { email: 'c@example.test' } });
+    expectProblem(refused, 429, 'too_many_requests');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('answers a known and an unknown address alike, and creates no user on request', async () => {
+    const api = await startAuth(start);
+    await api.db.collection('users').insertOne({ _id: 'u1', email: ADA });
+    const known = await api.send('POST', '/auth/magic-link/', { json: { email: ADA } });
+    const unknown = await api.send('POST', '/auth/magic-link/', { json: { email: 'nobody@example.test' } });
+    expect(unknown.status).toBe(known.status);
+    expect(Object.keys(unknown.json).sort()).toEqual(Object.keys(known.json).sort());
+    expect(unknown.json.sent).toBe(true);
+    expect(await api.db.collection('users').find({}).toArray()).toEqual([{ _id: 'u1', email: ADA }]);
+  });
+}
+
+function cookieTests(start: Start): void {
+  it('marks the session cookie Secure when baseUrl is https', async () => {
+    const api = await startAuth(start, { config: { baseUrl: 'https://store.test/api' } });
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const verified = await api.send('POST', '/auth/magic-code/verify', {
+      json: { email: ADA, code: api.mailbox.codeTo(ADA) },
+    });
+    expect(verified.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
+  });
+}
+
+/** Methods, exposure of users and auth state, send limits, enumeration, cookies. */
+export function authRouteTests(start: Start): void {
+  describe('auth: routes', () => {
+    methodTests(start);
+    exposureTests(start);
+    abuseTests(start);
+    cookieTests(start);
+  });
+}
