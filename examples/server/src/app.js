@@ -1,5 +1,6 @@
 import { createStore } from '@store/adapter-express';
 import express from 'express';
+import { refuseBlockedUsers } from './hooks.js';
 
 /**
  * Reads the example's settings from the environment (contract section 2).
@@ -10,18 +11,35 @@ export function readSettings(env) {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got "${env.PORT}"`);
-  return { host, port, mongodbUri: env.MONGODB_URI || undefined, baseUrl: env.BASE_URL || undefined };
+  return {
+    host,
+    port,
+    mongodbUri: env.MONGODB_URI || undefined,
+    baseUrl: env.BASE_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    secret: env.STORE_SECRET || undefined,
+  };
 }
 
 /**
- * Builds the example application: every resource open, json-server style.
+ * Builds the example application: every resource open, json-server style, and passwordless
+ * login (magic code and magic link) on the `user` resource. Mail goes through `SMTP_URL`, or is
+ * printed to stdout when it is unset; `STORE_SECRET` keys the hashes (random per process when unset).
  * @param {ReturnType<typeof readSettings>} settings
- * @param {string} baseUrl the public address, used in `Location` headers
+ * @param {string} baseUrl the public address, used in `Location` headers and in links in mail
  */
 export function createExampleApp(settings, baseUrl) {
   const app = express();
   app.disable('x-powered-by');
-  const store = createStore({ db: settings.mongodbUri, baseUrl });
+  const strategy = { doVerify: refuseBlockedUsers };
+  const store = createStore({
+    db: settings.mongodbUri,
+    baseUrl,
+    secret: settings.secret,
+    resources: {
+      user: { auth: { magicCode: strategy, magicLink: strategy, mailer: settings.smtpUrl ?? null } },
+    },
+  });
   app.use(store);
   return { app, store };
 }

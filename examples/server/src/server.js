@@ -10,7 +10,11 @@ const server = app.listen(settings.port, settings.host, () => {
   console.log(
     `engine: ${settings.mongodbUri ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`,
   );
+  console.log(`mail: ${settings.smtpUrl ? 'SMTP (SMTP_URL)' : 'printed here (no SMTP_URL)'}`);
   console.log(`try: curl ${url}/posts`);
+  console.log(
+    `sign in: curl -X POST ${url}/auth/magic-code/ -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
+  );
 });
 
 let stopping = false;

@@ -17,16 +17,43 @@ function freePort(): Promise<number> {
 }
 
 /** Starts the example exactly as `pnpm example` does and resolves once it prints its address. */
-function startExample(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+interface Example {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the first match of `pattern` in the output, once it has been printed. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+function startExample(port: number): Promise<Example> {
   const child = spawn(process.execPath, [serverFile], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MONGODB_URI: '', BASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MONGODB_URI: '',
+      BASE_URL: '',
+      SMTP_URL: '',
+      STORE_SECRET: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(output);
+        if (found === null) return;
+        child.stdout?.off('data', check);
+        resolve(found);
+      };
+      child.stdout?.on('data', check);
+      child.once('exit', () => reject(new Error(`example exited before printing ${pattern}: ${output}`)));
+      check();
+    });
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (chunk) => {
       output += chunk;
-      if (output.includes('engine:')) resolve({ child, output: () => output });
+      if (output.includes('engine:')) resolve({ child, output: () => output, waitFor });
     });
     child.stderr?.on('data', (chunk) => {
       output += chunk;
@@ -37,7 +64,7 @@ function startExample(port: number): Promise<{ child: ChildProcess; output: () =
 
 describe('example server', () => {
   let base = '';
-  let example: Awaited<ReturnType<typeof startExample>>;
+  let example: Example;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -68,5 +95,49 @@ describe('example server', () => {
 
     const listed = await (await fetch(`${base}/posts?views:gt=10`)).json();
     expect(listed).toEqual([post]);
+  });
+
+  it('prints the code of POST /auth/magic-code/ to stdout (no SMTP_URL); verifying it gives a session /auth/session accepts', async () => {
+    const json = { 'content-type': 'application/json' };
+    const asked = await fetch(`${base}/auth/magic-code/`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'ada@example.com' }),
+    });
+    expect(asked.status).toBe(202);
+    const [, code] = await example.waitFor(/mail to ada@example\.com\nSubject: [^\n]*\n\n(\d{6})\n/);
+
+    const verified = await fetch(`${base}/auth/magic-code/verify`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'ada@example.com', code }),
+    });
+    expect(verified.status).toBe(200);
+    const session = (await verified.json()) as { token: string; user: { email: string } };
+    expect(session.user.email).toBe('ada@example.com');
+
+    const current = await fetch(`${base}/auth/session`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(current.status).toBe(200);
+    expect(await current.json()).toMatchObject({ user: { email: 'ada@example.com' } });
+  });
+
+  it('prints the sign-in link of POST /auth/magic-link/, built from BASE_URL (here http://HOST:PORT)', async () => {
+    const asked = await fetch(`${base}/auth/magic-link/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bob@example.com' }),
+    });
+    expect(asked.status).toBe(202);
+    const [, link] = await example.waitFor(/mail to bob@example\.com\nSubject: [^\n]*\n\n(\S+)\n/);
+    expect(link).toMatch(new RegExp(`^${base}/auth/magic-link/[\\w-]{43}$`));
+    const opened = await fetch(link ?? '', { redirect: 'manual' });
+    expect(opened.status).toBe(200);
+    expect(await opened.json()).toMatchObject({ user: { email: 'bob@example.com' } });
+  });
+
+  it('never serves the users collection (it holds e-mail addresses)', async () => {
+    expect((await fetch(`${base}/users`)).status).toBe(404);
   });
 });
