@@ -1,0 +1,51 @@
+import { storeError } from '@store/core';
+
+/** How the fetch handler sits in its host. */
+export interface FetchStoreOptions {
+  /**
+   * A path prefix the store lives under (`'/api'`): stripped before routing and used for
+   * `Location` when `baseUrl` is not set. Requests outside it are unmatched.
+   * @default ''
+   */
+  basePath?: string;
+  /**
+   * What unmatched requests get: `false` answers a 404 `application/problem+json` (code
+   * `not_found`); `true` resolves `null`, so the host can try its next handler.
+   * @default false
+   */
+  fallthrough?: boolean;
+  /**
+   * The client address, for the send limits of passwordless login and for logs. A fetch
+   * `Request` carries no socket: read it from the host (`info.remoteAddr` in Deno,
+   * `server.requestIP(req)` in Bun, `getConnInfo(c)` in Hono) or from a proxy header you trust.
+   * @default () => undefined
+   */
+  getClientIp?: (request: Request) => string | undefined;
+}
+
+/** {@link FetchStoreOptions} with defaults applied. */
+export type ResolvedFetchStoreOptions = Readonly<Required<FetchStoreOptions>>;
+
+const BASE_PATH = /^(?:\/[^/?#]+)*$/;
+
+function invalid(option: string, expected: string): never {
+  throw storeError('invalid_config', `Invalid @store/adapter-fetch option "${option}": ${expected}.`, {
+    data: { option },
+  });
+}
+
+/**
+ * Applies the defaults of {@link FetchStoreOptions} and checks them, throwing a `StoreError`
+ * with code `invalid_config` that names the option.
+ */
+export function resolveFetchStoreOptions(options: FetchStoreOptions = {}): ResolvedFetchStoreOptions {
+  const basePath = options.basePath ?? '';
+  if (typeof basePath !== 'string' || !BASE_PATH.test(basePath)) {
+    invalid('basePath', 'expected "" or a path such as "/api", without a trailing slash');
+  }
+  const fallthrough = options.fallthrough ?? false;
+  if (typeof fallthrough !== 'boolean') invalid('fallthrough', 'expected a boolean');
+  const getClientIp = options.getClientIp ?? (() => undefined);
+  if (typeof getClientIp !== 'function') invalid('getClientIp', 'expected a function of the Request');
+  return { basePath, fallthrough, getClientIp };
+}

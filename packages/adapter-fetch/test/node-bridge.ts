@@ -1,0 +1,43 @@
+/**
+ * A tiny bridge from Node's `http` to a fetch handler, as the tests' host: IncomingMessage ->
+ * Request (every header line, the body as a stream), Response -> ServerResponse (every
+ * header, each `Set-Cookie` on its own line).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** A fetch handler that may pass a request on (`null`). */
+export type FetchHandler = (request: Request) => Promise<Response | null>;
+
+const WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+/** The request as a fetch `Request`; `buffered` reads the body whole first, as some hosts do. */
+export async function toRequest(req: IncomingMessage, buffered = false): Promise<Request> {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
+  }
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  if (WITHOUT_BODY.has(method)) return new Request(url, { method, headers });
+  const body = buffered
+    ? new Uint8Array(await new Response(Readable.toWeb(req) as ReadableStream).arrayBuffer())
+    : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  return new Request(url, { method, headers, body, duplex: 'half' } as RequestInit);
+}
+
+/** Writes `response` to `res`, its body streamed (none for `HEAD`). */
+export async function writeResponse(response: Response, res: ServerResponse, head: boolean): Promise<void> {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (head || response.body === null) {
+    res.end();
+    return;
+  }
+  for await (const chunk of response.body) res.write(chunk);
+  res.end();
+}

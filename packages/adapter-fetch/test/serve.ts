@@ -1,0 +1,44 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Serve } from '../../core/test/http/suite';
+import { createStore } from '../src/index';
+import { toRequest, writeResponse } from './node-bridge';
+
+const PASSED_ON = () => Response.json({ fallthrough: true }, { status: 404 });
+
+/**
+ * A conformance-suite server: the fetch handler at `basePath` = the suite's prefix and the socket's address as client IP, with
+ * `fallthrough: true` so passed-on requests reach the host's final 404. With `bodyParser`,
+ * the host buffers each body before the store sees it (a fetch host has no body parser).
+ */
+export const serveFetch: Serve = async (config, { prefix = '/api', bodyParser = false } = {}) => {
+  // A fetch Request has no socket: the host hands the address over, as Hono's getConnInfo does.
+  const clientIps = new WeakMap<Request, string>();
+  const getClientIp = (request: Request) => clientIps.get(request);
+  const store = createStore(config, { basePath: prefix, fallthrough: true, getClientIp });
+  await store.ready;
+  const server = createServer((req, res) => {
+    toRequest(req, bodyParser)
+      .then(async (request) => {
+        if (req.socket.remoteAddress) clientIps.set(request, req.socket.remoteAddress);
+        return (await store(request)) ?? PASSED_ON();
+      })
+      .then((response) => writeResponse(response, res, req.method === 'HEAD'))
+      .catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await store.close();
+    },
+  };
+};

@@ -1,0 +1,5 @@
+import { describeConformance } from '../../core/test/http/suite';
+import { serveKoa } from './serve';
+
+describeConformance('Koa (koa-mount around the middleware)', serveKoa('middleware'));
+describeConformance('Koa (store at the root of a sub-app mounted with koa-mount)', serveKoa('sub-app'));

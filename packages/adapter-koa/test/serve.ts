@@ -1,0 +1,59 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import mount from 'koa-mount';
+import type { Serve } from '../../core/test/http/suite';
+import { createStore, type StoreMiddleware } from '../src/index';
+
+/**
+ * How the store reaches its prefix: `koa-mount` around the middleware itself, or around a
+ * Koa sub-application that has the store at its root.
+ */
+export type Mounting = 'middleware' | 'sub-app';
+
+const MOUNT: Record<Mounting, (prefix: string, store: StoreMiddleware) => Koa.Middleware> = {
+  middleware: (prefix, store) => mount(prefix, store),
+  'sub-app': (prefix, store) => {
+    const sub = new Koa();
+    sub.use(store);
+    return mount(prefix, sub);
+  },
+};
+
+/**
+ * `@koa/bodyparser` answers 400 text/plain itself for JSON it refuses (a `__proto__` key);
+ * keeping the raw text instead lets the store judge it and answer problem JSON, as with
+ * every other body (the recipe docs/adapters.md gives).
+ */
+function keepRawBody(error: Error, ctx: Koa.Context): void {
+  const { body } = error as Error & { body?: unknown };
+  if (typeof body !== 'string') throw error;
+  ctx.request.rawBody = body;
+}
+
+/** A conformance-suite server on Koa, the store mounted at the suite's prefix as `mounting` says. */
+export function serveKoa(mounting: Mounting): Serve {
+  return async (config, { prefix = '/api', bodyParser: withParser = false } = {}) => {
+    const app = new Koa();
+    if (withParser) app.use(bodyParser({ onError: keepRawBody }));
+    const store = createStore(config);
+    await store.ready;
+    app.use(prefix ? MOUNT[mounting](prefix, store) : store);
+    app.use((ctx) => {
+      ctx.status = 404;
+      ctx.body = { fallthrough: true };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}${prefix}`,
+      async close() {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await store.close();
+      },
+    };
+  };
+}
