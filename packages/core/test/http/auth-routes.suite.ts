@@ -67,6 +67,17 @@ function exposureTests(start: Start): void {
     expect(await api.db.collection('users').countDocuments({})).toBe(1);
   });
 
+  it.each(['$populate=users', '$fill=users', '$populate=svc-sessions'])(
+    'refuses %s on another resource with 400 invalid_relation',
+    async (query) => {
+      const api = await startAuth(start);
+      await api.send('POST', '/posts', { json: { _id: 1, user_id: 'u1' } });
+      await api.db.collection('users').insertOne({ _id: 'u1', email: ADA, post_id: 1 });
+      expectProblem(await api.send('GET', `/posts?${query}`), 400, 'invalid_relation');
+      expectProblem(await api.send('GET', `/posts/1?${query}`), 400, 'invalid_relation');
+    },
+  );
+
   it('keeps serving other resources, with or without a session', async () => {
     const api = await startAuth(start);
     expect((await api.send('POST', '/posts', { json: { _id: 1, title: 't' } })).status).toBe(201);
