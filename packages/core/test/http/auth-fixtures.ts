@@ -7,7 +7,7 @@ import { createCapturingMailer } from '@store/auth-magic/testing';
 import { startSmtpServer, type TestSmtpServer } from '../../../auth-magic/test/support/smtp';
 import type { StoreConfig, StoreDb, UserAuthConfig } from '../../src/index';
 import type { Start } from './fixtures';
-import type { Json } from './harness';
+import type { Json, ServeOptions } from './harness';
 
 /** The store's public address in the tests: links in mail start with it. */
 export const BASE_URL = 'http://store.test/api';
@@ -131,7 +131,7 @@ const quiet = { error: console.error, warn: () => undefined, log: () => undefine
  */
 export async function startAuth(
   start: Start,
-  options: { auth?: UserAuthConfig; mailbox?: Mailbox; config?: StoreConfig } = {},
+  options: { auth?: UserAuthConfig; mailbox?: Mailbox; config?: StoreConfig; serve?: ServeOptions } = {},
 ): Promise<AuthApi> {
   const mailbox = options.mailbox ?? capturedMailbox();
   const now = nextHour();
@@ -144,13 +144,16 @@ export async function startAuth(
     clock: () => new Date(now + offset),
     ...options.auth,
   };
-  const api = await start({
-    baseUrl: BASE_URL,
-    secret: 'http-suite-secret-0123456789',
-    logger: quiet,
-    ...options.config,
-    resources: { ...options.config?.resources, user: { auth } },
-  });
+  const api = await start(
+    {
+      baseUrl: BASE_URL,
+      secret: 'http-suite-secret-0123456789',
+      logger: quiet,
+      ...options.config,
+      resources: { ...options.config?.resources, user: { auth } },
+    },
+    options.serve,
+  );
   const all = (name: string) =>
     api.db
       .collection(name)

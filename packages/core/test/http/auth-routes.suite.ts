@@ -122,6 +122,21 @@ function abuseTests(start: Start): void {
   });
 }
 
+function hostTests(start: Start): void {
+  it("signs in behind the host's own JSON body parser, and approves a poll link through it", async () => {
+    const api = await startAuth(start, { serve: { bodyParser: true } });
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const verified = await api.send('POST', '/auth/magic-code/verify', {
+      json: { email: ADA, code: api.mailbox.codeTo(ADA) },
+    });
+    expect(verified.status, verified.text).toBe(200);
+    const asked = await api.send('POST', '/auth/magic-link/', { json: { email: ADA, poll: true } });
+    const { token } = api.mailbox.linkTo(ADA);
+    expect((await api.send('POST', `/auth/magic-link/${token}`, { json: {} })).status).toBe(200);
+    expect((await api.send('GET', `/auth/magic-token/${asked.json.pollToken}`)).status).toBe(200);
+  });
+}
+
 function cookieTests(start: Start): void {
   it('marks the session cookie Secure when baseUrl is https', async () => {
     const api = await startAuth(start, { config: { baseUrl: 'https://store.test/api' } });
@@ -140,5 +155,6 @@ export function authRouteTests(start: Start): void {
     exposureTests(start);
     abuseTests(start);
     cookieTests(start);
+    hostTests(start);
   });
 }

@@ -1,0 +1,48 @@
+import { createSession } from '@store/auth-magic';
+import { createTestAuth } from '@store/auth-magic/testing';
+import { describe, expect, it } from 'vitest';
+import { createEmbeddedDb } from '../storage/index';
+import type { StoreRequest } from '../types';
+import { findRequestSession } from './request-session';
+
+const request = (headers: StoreRequest['headers']): StoreRequest => ({
+  method: 'GET',
+  path: '/posts',
+  rawQuery: '',
+  headers,
+});
+
+describe('findRequestSession (ctx.user, ctx.session)', () => {
+  async function signedIn() {
+    const db = createEmbeddedDb();
+    const { deps } = createTestAuth(db);
+    await db.collection('users').insertOne({ _id: 'u1', email: 'ada@example.test' });
+    const session = await createSession(deps, { _id: 'u1', email: 'ada@example.test' });
+    return { deps, session };
+  }
+
+  it.each([
+    ['Authorization: Bearer', (token: string) => ({ authorization: `Bearer ${token}` })],
+    ['the store_session cookie', (token: string) => ({ cookie: `theme=dark; store_session=${token}` })],
+  ])('finds the session user from %s', async (_, headers) => {
+    const { deps, session } = await signedIn();
+    expect(await findRequestSession(request(headers(session.token)), deps)).toEqual({
+      user: { _id: 'u1', email: 'ada@example.test' },
+      expiresAt: session.expiresAt,
+    });
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a malformed token', { authorization: 'Bearer not-a-token' }],
+    ['an unknown token', { authorization: `Bearer ${'A'.repeat(43)}` }],
+  ])('answers null for %s', async (_, headers) => {
+    const { deps } = await signedIn();
+    expect(await findRequestSession(request(headers), deps)).toBeNull();
+  });
+
+  it('answers null when the store has no auth', async () => {
+    const { session } = await signedIn();
+    expect(await findRequestSession(request({ authorization: `Bearer ${session.token}` }), null)).toBeNull();
+  });
+});
