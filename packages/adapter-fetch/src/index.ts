@@ -13,38 +13,33 @@ import {
 } from '@store/core';
 import { type FetchStoreOptions, type ResolvedFetchStoreOptions, resolveFetchStoreOptions } from './options';
 
-/** The store as a fetch handler, with the core handler's lifecycle passed through. */
-export interface FetchStore<Answer extends Response | null = Response> {
-  (request: Request): Promise<Answer>;
+/** The store as a fetch handler (`context`: see `getClientIp`), with the core handler's lifecycle. */
+export interface FetchStore<Answer extends Response | null = Response, Context = unknown> {
+  (request: Request, context?: Context): Promise<Answer>;
   /** Settles when storage is open and indexes are ensured; rejects when that failed. */
   readonly ready: Promise<void>;
   /** Closes a database client the store opened itself. */
   close(): Promise<void>;
 }
 
-/** The path below `basePath`, still percent-encoded; `undefined` when outside it. */
-function pathBelow(pathname: string, basePath: string): string | undefined {
-  if (pathname === basePath) return '/';
-  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
-}
-
-/** The request as core sees it: lower-case header names (as `Headers` has them) on a prototype-free object. */
-function toStoreRequest(request: Request, path: string, options: ResolvedFetchStoreOptions): StoreRequest {
+/** The request as core sees it (lower-case header names on a prototype-free object), or `undefined` outside `basePath`. */
+function toStoreRequest<C>(request: Request, context: C | undefined, options: ResolvedFetchStoreOptions<C>) {
+  const { pathname, search } = new URL(request.url);
+  const { basePath } = options;
+  if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
   const headers: Record<string, string> = Object.create(null);
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const { search: rawQuery } = new URL(request.url);
-  const ip = options.getClientIp(request);
   return {
     method: request.method,
-    path,
-    rawQuery,
+    path: pathname.slice(basePath.length) || '/',
+    rawQuery: search,
     headers,
     body: request.body ?? undefined,
-    ip,
-    mountPath: options.basePath,
-  };
+    ip: options.getClientIp(request, context),
+    mountPath: basePath,
+  } satisfies StoreRequest;
 }
 
 /** Every header, a list value (several `Set-Cookie`) as several lines. */
@@ -65,29 +60,31 @@ function notFound(request: Request): Response {
 }
 
 /**
- * Creates the store as a fetch handler: `(request) => Promise<Response>`. Unmatched requests
- * (outside `basePath`, or naming no resource route) answer a 404 problem (`not_found`), or
- * `null` with `fallthrough: true`. Throws at once, naming the option, when `config` or
- * `options` is invalid.
+ * Creates the store as a fetch handler: `(request, context?) => Promise<Response>`. Unmatched
+ * requests (outside `basePath`, or naming no resource route) answer a 404 problem
+ * (`not_found`), or `null` with `fallthrough: true`. Throws at once, naming the option, when
+ * `config` or `options` is invalid.
  */
-export function createStore(
+export function createStore<C = unknown>(
   config: StoreConfig | undefined,
-  options: FetchStoreOptions & { fallthrough: true },
-): FetchStore<Response | null>;
-export function createStore(
+  options: FetchStoreOptions<C> & { fallthrough: true },
+): FetchStore<Response | null, C>;
+export function createStore<C = unknown>(
   config?: StoreConfig,
-  options?: FetchStoreOptions & { fallthrough?: false },
-): FetchStore<Response>;
-export function createStore(config?: StoreConfig, options?: FetchStoreOptions): FetchStore<Response | null>;
-export function createStore(config: StoreConfig = {}, options: FetchStoreOptions = {}) {
+  options?: FetchStoreOptions<C> & { fallthrough?: false },
+): FetchStore<Response, C>;
+export function createStore<C>(
+  config?: StoreConfig,
+  options?: FetchStoreOptions<C>,
+): FetchStore<Response | null, C>;
+export function createStore<C>(config: StoreConfig = {}, options: FetchStoreOptions<C> = {}) {
   const resolved = resolveFetchStoreOptions(options);
   const handler = createStoreHandler(config);
-  const unmatched = (request: Request) => (resolved.fallthrough ? null : notFound(request));
-  const fetchStore = async (request: Request): Promise<Response | null> => {
-    const path = pathBelow(new URL(request.url).pathname, resolved.basePath);
-    if (path === undefined) return unmatched(request);
-    const response = await handler(toStoreRequest(request, path, resolved));
-    return response ? toResponse(response) : unmatched(request);
+  const fetchStore = async (request: Request, context?: C): Promise<Response | null> => {
+    const storeRequest = toStoreRequest(request, context, resolved);
+    const response = storeRequest && (await handler(storeRequest));
+    if (response) return toResponse(response);
+    return resolved.fallthrough ? null : notFound(request);
   };
   return Object.assign(fetchStore, { ready: handler.ready, close: () => handler.close() });
 }

@@ -1,7 +1,10 @@
 import { storeError } from '@store/core';
 
-/** How the fetch handler sits in its host. */
-export interface FetchStoreOptions {
+/**
+ * How the fetch handler sits in its host. `Context` is what the host passes beside the
+ * request (Deno's `info`, Bun's `server`, a Hono context), handed to `getClientIp`.
+ */
+export interface FetchStoreOptions<Context = unknown> {
   /**
    * A path prefix the store lives under (`'/api'`): stripped before routing and used for
    * `Location` when `baseUrl` is not set. Requests outside it are unmatched.
@@ -15,16 +18,17 @@ export interface FetchStoreOptions {
    */
   fallthrough?: boolean;
   /**
-   * The client address, for the send limits of passwordless login and for logs. A fetch
-   * `Request` carries no socket: read it from the host (`info.remoteAddr` in Deno,
-   * `server.requestIP(req)` in Bun, `getConnInfo(c)` in Hono) or from a proxy header you trust.
+   * The client address, for the send limits of passwordless login and for logs. A `Request`
+   * has no socket: read it from the context the host passes as the handler's second argument
+   * (`info.remoteAddr` in Deno, `server.requestIP(req)` in Bun, `getConnInfo(c)` in Hono), or
+   * from a proxy header you trust.
    * @default () => undefined
    */
-  getClientIp?: (request: Request) => string | undefined;
+  getClientIp?: (request: Request, context: Context | undefined) => string | undefined;
 }
 
 /** {@link FetchStoreOptions} with defaults applied. */
-export type ResolvedFetchStoreOptions = Readonly<Required<FetchStoreOptions>>;
+export type ResolvedFetchStoreOptions<Context = unknown> = Readonly<Required<FetchStoreOptions<Context>>>;
 
 const BASE_PATH = /^(?:\/[^/?#]+)*$/;
 
@@ -38,7 +42,9 @@ function invalid(option: string, expected: string): never {
  * Applies the defaults of {@link FetchStoreOptions} and checks them, throwing a `StoreError`
  * with code `invalid_config` that names the option.
  */
-export function resolveFetchStoreOptions(options: FetchStoreOptions = {}): ResolvedFetchStoreOptions {
+export function resolveFetchStoreOptions<Context = unknown>(
+  options: FetchStoreOptions<Context> = {},
+): ResolvedFetchStoreOptions<Context> {
   const basePath = options.basePath ?? '';
   if (typeof basePath !== 'string' || !BASE_PATH.test(basePath)) {
     invalid('basePath', 'expected "" or a path such as "/api", without a trailing slash');

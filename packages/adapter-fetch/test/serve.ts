@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Serve } from '../../core/test/http/suite';
 import { createStore } from '../src/index';
@@ -8,22 +8,19 @@ import { toRequest, writeResponse } from './node-bridge';
 const PASSED_ON = () => Response.json({ fallthrough: true }, { status: 404 });
 
 /**
- * A conformance-suite server: the fetch handler at `basePath` = the suite's prefix and the socket's address as client IP, with
- * `fallthrough: true` so passed-on requests reach the host's final 404. With `bodyParser`,
- * the host buffers each body before the store sees it (a fetch host has no body parser).
+ * A conformance-suite server: the fetch handler at `basePath` = the suite's prefix, with
+ * `fallthrough: true` so passed-on requests reach the host's final 404, and the socket's
+ * address as client IP. With `bodyParser`, the host buffers each body before the store
+ * sees it (a fetch host has no body parser to put in front).
  */
 export const serveFetch: Serve = async (config, { prefix = '/api', bodyParser = false } = {}) => {
-  // A fetch Request has no socket: the host hands the address over, as Hono's getConnInfo does.
-  const clientIps = new WeakMap<Request, string>();
-  const getClientIp = (request: Request) => clientIps.get(request);
+  // A fetch Request has no socket: the host passes its own request as the context.
+  const getClientIp = (_request: Request, req: IncomingMessage | undefined) => req?.socket.remoteAddress;
   const store = createStore(config, { basePath: prefix, fallthrough: true, getClientIp });
   await store.ready;
   const server = createServer((req, res) => {
     toRequest(req, bodyParser)
-      .then(async (request) => {
-        if (req.socket.remoteAddress) clientIps.set(request, req.socket.remoteAddress);
-        return (await store(request)) ?? PASSED_ON();
-      })
+      .then(async (request) => (await store(request, req)) ?? PASSED_ON())
       .then((response) => writeResponse(response, res, req.method === 'HEAD'))
       .catch((error: unknown) => {
         res.statusCode = 500;
