@@ -1,6 +1,6 @@
 import type { EngineUnderTest } from '../../../core/test/support/engines';
-import type { AuthDocument, AuthOptions } from '../../src/index';
-import { createTestAuth } from '../../src/testing';
+import type { AuthDb, AuthDocument, AuthOptions } from '../../src/index';
+import { createTestAuth, type TestAuth } from '../../src/testing';
 
 /** Collections whose contents "nothing else changed" assertions compare. */
 const WATCHED = ['svc-magic-links', 'svc-magic-codes', 'users', 'svc-sessions'] as const;
@@ -11,13 +11,23 @@ function nextHour(): number {
   return Date.now() - (Date.now() % hour) + hour;
 }
 
+/** What {@link harness} returns: the test kit's deps and mailer, plus the database and clock. */
+export interface Harness extends TestAuth {
+  db: AuthDb;
+  /** Moves the flows' clock forward. */
+  advance(ms: number): void;
+  all(name: string): Promise<AuthDocument[]>;
+  /** Every document of the watched collections, to compare before and after a refused call. */
+  snapshot(): Promise<Record<string, AuthDocument[]>>;
+}
+
 /**
  * Flow deps on a fresh database of `engine`, with a frozen clock the test moves forward. It
  * starts at the next full hour, so no send window ends mid-test and the embedded engine's
  * real-time TTL sweep never removes what the flows still see as live. Send limits are generous
  * unless the test sets its own.
  */
-export async function harness(engine: EngineUnderTest, options: AuthOptions = {}) {
+export async function harness(engine: EngineUnderTest, options: AuthOptions = {}): Promise<Harness> {
   const db = await engine.createDb();
   const start = nextHour();
   let offset = 0;
