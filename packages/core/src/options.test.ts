@@ -60,6 +60,7 @@ describe('resolveStoreOptions', () => {
       collection: 'posts',
       timestamps: true,
       search: ['title', 'author.name'],
+      geo: [],
       declared: true,
     });
     expect(options.resources.get('notes')).toMatchObject({

@@ -42,6 +42,12 @@ export interface ResourceConfig {
    */
   search?: string[];
   /**
+   * Fields holding GeoJSON. A `2dsphere` index on each is ensured at start-up; `geo:near` needs
+   * one (without it, the query answers 400 `invalid_query`), `geo:ins` / `geo:win` do not.
+   * @default []
+   */
+  geo?: string[];
+  /**
    * The collection that holds the documents.
    * @default the resource name
    */
@@ -150,13 +156,16 @@ export interface ResolvedStoreOptions {
   readonly internalCollections: ReadonlySet<string>;
 }
 
+function checkFieldList(value: unknown, option: string): string[] {
+  if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');
+  return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
+}
+
 /** Per-resource option checks: adding an option is one line here (and one field above). */
 const RESOURCE_OPTIONS = {
   timestamps: checkBoolean,
-  search: (value: unknown, option: string) => {
-    if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');
-    return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
-  },
+  search: checkFieldList,
+  geo: checkFieldList,
   collection: checkCollectionName,
   singular: checkSingular,
   population: checkPopulation,
@@ -194,6 +203,7 @@ function resolveResource(name: string, value: unknown, timestamps: boolean): Res
     collection,
     timestamps: RESOURCE_OPTIONS.timestamps(config.timestamps ?? timestamps, `${option}.timestamps`),
     search: Object.freeze(RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`)),
+    geo: Object.freeze(RESOURCE_OPTIONS.geo(config.geo ?? [], `${option}.geo`)),
     declared: true,
   };
 }

@@ -37,6 +37,31 @@ function asPackageError(error: unknown): Recognized | undefined {
   };
 }
 
+/**
+ * Database errors a request can cause (MongoDB's codes; the embedded engine raises the same),
+ * answered as 400 with a fixed detail: the database's own message may quote stored values.
+ */
+const DATABASE_USER_ERRORS: Readonly<Record<number, Omit<Recognized, 'status'>>> = {
+  2: { code: 'invalid_query', detail: 'The database refused a value of the query.' },
+  14: { code: 'invalid_body', detail: 'A field of the body has the wrong type for this change.' },
+  28: { code: 'invalid_body', detail: 'A dotted key goes through a field that is not an object.' },
+  40: { code: 'invalid_body', detail: 'Two keys of the body change the same field.' },
+  54: {
+    code: 'invalid_body',
+    detail: 'A dotted key goes through an array or a value that is not an object.',
+  },
+  291: {
+    code: 'invalid_query',
+    detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',
+  },
+};
+
+function asDatabaseUserError(error: unknown): Recognized | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const known = typeof code === 'number' && Object.hasOwn(DATABASE_USER_ERRORS, code);
+  return known ? { status: 400, ...(DATABASE_USER_ERRORS[code] as Omit<Recognized, 'status'>) } : undefined;
+}
+
 /** The error the MongoDB driver and the embedded engine raise for a taken `_id` or unique key. */
 function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
@@ -55,6 +80,7 @@ const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
       ? { status: error.status, code: error.code, detail: error.detail, headers: error.headers }
       : undefined,
   asPackageError,
+  asDatabaseUserError,
   (error) =>
     isDuplicateKey(error)
       ? {

@@ -22,6 +22,8 @@ export interface ResolvedResource {
   readonly timestamps: boolean;
   /** Fields covered by `$search` (a text index over them is ensured at start-up). */
   readonly search: readonly string[];
+  /** GeoJSON fields (a `2dsphere` index on each is ensured at start-up). */
+  readonly geo: readonly string[];
   /** Whether the resource was declared in `resources` (undeclared ones exist unless `restrict`). */
   readonly declared: boolean;
 }
@@ -49,5 +51,5 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
   const declared = table.resources.get(name);
   if (declared) return internal.has(declared.collection) ? undefined : declared;
   if (table.restrict) return undefined;
-  return { name, collection: name, timestamps: table.timestamps, search: [], declared: false };
+  return { name, collection: name, timestamps: table.timestamps, search: [], geo: [], declared: false };
 }

@@ -7,6 +7,7 @@ const notes: ResolvedResource = {
   collection: 'n',
   timestamps: true,
   search: [],
+  geo: [],
   declared: true,
 };
 const open = { resources: new Map([['notes', notes]]), restrict: false, timestamps: false };

@@ -17,12 +17,17 @@ export const SEARCH_INDEX = 'store_search';
 
 /**
  * Ensures the indexes the options call for: a text index over each resource's `search` fields,
- * and the reference fields of every relation declared under `population`.
+ * a `2dsphere` index on each `geo` field, and the reference fields of every relation declared
+ * under `population`.
  */
 async function ensureIndexes(db: StoreDb, options: ResolvedStoreOptions): Promise<void> {
-  const searchable = [...options.resources.values()].filter((resource) => resource.search.length > 0);
+  const resources = [...options.resources.values()];
+  const searchable = resources.filter((resource) => resource.search.length > 0);
   await Promise.all([
     ensureReferenceIndexes(db, options),
+    ...resources.flatMap((resource) =>
+      resource.geo.map((field) => db.collection(resource.collection).createIndex({ [field]: '2dsphere' })),
+    ),
     ...searchable.map((resource) =>
       db
         .collection(resource.collection)

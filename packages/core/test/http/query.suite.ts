@@ -1,3 +1,4 @@
+import type { StoreConfig } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import { ids, type Start, startWithPeople } from './fixtures';
 import { expectProblem } from './harness';
@@ -124,9 +125,8 @@ export function queryTests(start: Start): void {
 
   describe('geo', () => {
     const paris = [2.3522, 48.8566];
-    async function places() {
-      const api = await start();
-      await api.db.collection('places').createIndex({ loc: '2dsphere' });
+    async function places(config: StoreConfig = { resources: { places: { geo: ['loc'] } } }) {
+      const api = await start(config);
       await api.seed('places', [
         { _id: 'louvre', loc: { type: 'Point', coordinates: [2.3376, 48.8606] } },
         { _id: 'versailles', loc: { type: 'Point', coordinates: [2.1204, 48.8049] } },
@@ -139,6 +139,12 @@ export function queryTests(start: Start): void {
       const api = await places();
       const near = encodeURIComponent(JSON.stringify([...paris, 0, 30_000]));
       expect(ids(await api.get(`/places?loc:geo:near=${near}`))).toEqual(['louvre', 'versailles']);
+    });
+
+    it('answers 400 invalid_query for geo:near on a field not declared in resources.<name>.geo', async () => {
+      const api = await places({});
+      const near = encodeURIComponent(JSON.stringify([...paris, 0, 30_000]));
+      expectProblem(await api.get(`/places?loc:geo:near=${near}`), 400, 'invalid_query');
     });
 
     it('counts a geo:near query', async () => {

@@ -172,6 +172,13 @@ export function routeTests(start: Start): void {
       expect((await api.get('/items/1')).json).toEqual({ _id: 1, a: 1 });
     });
 
+    it('answers 400 invalid_body for a dotted key through a scalar, changing nothing', async () => {
+      const api = await start();
+      await api.seed('items', [{ _id: 1, a: 1 }]);
+      expectProblem(await api.request('PATCH', '/items/1', { body: { 'a.b': 2 } }), 400, 'invalid_body');
+      expect((await api.get('/items/1')).json).toEqual({ _id: 1, a: 1 });
+    });
+
     it('answers 404 not_found for an unknown id', async () => {
       const api = await start();
       expectProblem(await api.request('PATCH', '/items/9', { body: { a: 1 } }), 404, 'not_found');

@@ -81,6 +81,40 @@ function withoutIdNoOp(doc: Document, modifier: Record<string, Document>): Recor
   return out;
 }
 
+/** Operators that create the fields they name (`$unset`, `$pull`, `$pop` on a missing path are no-ops). */
+const CREATING_OPERATORS: ReadonlySet<string> = new Set([
+  '$set',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$push',
+  '$addToSet',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
+]);
+
+/**
+ * Like MongoDB, refuses (code 28 PathNotViable) a dotted path that would create a field inside a
+ * value that cannot hold one: a scalar, or an array addressed by a non-numeric segment.
+ */
+function assertPathsViable(doc: Document, modifier: Record<string, Document>): void {
+  for (const [operator, operand] of Object.entries(modifier)) {
+    const paths = operator === '$rename' ? Object.values(operand).map(String) : Object.keys(operand);
+    if (operator !== '$rename' && !CREATING_OPERATORS.has(operator)) continue;
+    for (const path of paths) {
+      let cursor: unknown = doc;
+      for (const segment of path.split('.')) {
+        if (segment.startsWith('$') || cursor === undefined || cursor === null) break;
+        const holds = isPlainObject(cursor) || (Array.isArray(cursor) && /^\d+$/.test(segment));
+        if (!holds) throw new EmbeddedDbError('PathNotViable', `Cannot create field in element at '${path}'`);
+        cursor = (cursor as Record<string, unknown>)[segment];
+      }
+    }
+  }
+}
+
 /** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
 export function applyUpdate(
   doc: Document,
@@ -91,6 +125,7 @@ export function applyUpdate(
   const { $setOnInsert, ...requested } = update;
   const modifier = inserting ? requested : withoutIdNoOp(doc, requested);
   if (inserting && $setOnInsert) modifier.$set = { ...modifier.$set, ...$setOnInsert };
+  assertPathsViable(doc, modifier);
   const target = cloneValue(doc);
   if (Object.keys(modifier).length > 0) {
     // The condition resolves positional `$` paths; a document an upsert inserts need not match it.

@@ -7,6 +7,7 @@
 /** MongoDB error codes the embedded engine raises, by MongoDB's code name. */
 export const EMBEDDED_ERROR_CODES = {
   BadValue: 2,
+  PathNotViable: 28,
   FailedToParse: 9,
   IndexNotFound: 27,
   ConflictingUpdateOperators: 40,
