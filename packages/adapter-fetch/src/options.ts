@@ -21,7 +21,7 @@ export interface FetchStoreOptions<Context = unknown> {
    * The client address, for the send limits of passwordless login and for logs. A `Request`
    * has no socket: read it from the context the host passes as the handler's second argument
    * (`info.remoteAddr` in Deno, `server.requestIP(req)` in Bun, `getConnInfo(c)` in Hono), or
-   * from a proxy header you trust.
+   * from a proxy header you trust. Without it, the per-IP send limit does not apply.
    * @default () => undefined
    */
   getClientIp?: (request: Request, context: Context | undefined) => string | undefined;

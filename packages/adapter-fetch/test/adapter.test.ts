@@ -61,6 +61,17 @@ describe('createStore (fetch)', () => {
     expect(reply.status).toBe(400);
   });
 
+  it('hands getClientIp the request and the context the host passed beside it', async () => {
+    const calls: unknown[] = [];
+    const getClientIp = (request: Request, context: { ip: string } | undefined) => {
+      calls.push([request.url, context]);
+      return context?.ip;
+    };
+    const store = createStore({ db: createEmbeddedDb() }, { getClientIp });
+    expect((await store(new Request('http://host/posts'), { ip: '203.0.113.9' })).status).toBe(200);
+    expect(calls).toEqual([['http://host/posts', { ip: '203.0.113.9' }]]);
+  });
+
   it.each([
     ['basePath', { basePath: '/api/' }],
     ['basePath', { basePath: 'api' }],
