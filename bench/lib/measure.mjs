@@ -10,7 +10,13 @@ const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
  * `profileDir`, the process writes a V8 CPU profile there when it stops (`node --cpu-prof`).
  */
 export function spawnContender({ contender, dataset, engine, profileDir }) {
-  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const execArgv = profileDir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+        `--cpu-prof-name=${engine}-${dataset}-${contender}.cpuprofile`,
+      ]
+    : [];
   const child = fork(SERVER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
@@ -47,6 +53,17 @@ export async function requestOnce(port, spec, checkPath) {
 }
 
 /**
+ * Waits until a contender has answered what autocannon left in flight: a request queued behind
+ * them answers last, so the next contender's window starts on an idle machine.
+ */
+async function settle(port) {
+  await fetch(`http://127.0.0.1:${port}/bench-settle`).then(
+    (response) => response.arrayBuffer(),
+    () => undefined,
+  );
+}
+
+/**
  * Loads a contender for `seconds` with autocannon (10 connections, no pipelining) and returns
  * requests per second over the whole run, the p99 latency in ms, and the failures seen.
  */
@@ -61,6 +78,7 @@ export async function load(port, spec, seconds, connections = 10) {
     ...(spec.path ? { requests: [{ path: spec.path }] } : {}),
     ...(spec.requests ? { requests: spec.requests } : {}),
   });
+  await settle(port);
   return {
     requests: result.requests.total,
     seconds: result.duration,

@@ -8,7 +8,7 @@ export const TARGETS = {
   compileOverAqp: 1,
 };
 
-const ratio = (a, b) => (a && b ? a / b : null);
+const ratio = (a, b) => (a === null || a === undefined || !b ? null : a / b);
 const fixed = (value, digits = 2) => (value === null || value === undefined ? '-' : value.toFixed(digits));
 const whole = (value) =>
   value === null || value === undefined ? '-' : Math.round(value).toLocaleString('en-US');
