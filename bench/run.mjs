@@ -2,7 +2,7 @@
 //
 // Runs every case against every contender (the store, the hand-written baseline, json-server),
 // each in its own child process, alternating contenders round by round after a warm-up, and
-// writes bench/results.json and bench/results.md. Runs against the BUILT packages: `pnpm bench`
+// writes bench/results.json and bench/results.md (results.quick.* for --quick or --only runs). Runs against the BUILT packages: `pnpm bench`
 // at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -178,8 +178,10 @@ async function main() {
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
   const table = markdown(summary, meta, findings);
-  writeFileSync(here('./results.json'), `${JSON.stringify({ meta, ...summary }, null, 2)}\n`);
-  writeFileSync(here('./results.md'), table);
+  // Only a full run replaces the committed table; quick and partial runs write results.quick.*.
+  const stem = quick || only ? './results.quick' : './results';
+  writeFileSync(here(`${stem}.json`), `${JSON.stringify({ meta, ...summary }, null, 2)}\n`);
+  writeFileSync(here(`${stem}.md`), table);
   console.log(`\n${table}`);
   if (profileDir) console.log(`CPU profiles of every contender process: ${profileDir}`);
 }
