@@ -1,39 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startExample } from '../../test-support/start-example';
 
 const serverFile = fileURLToPath(new URL('../src/server.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** Starts the example exactly as `pnpm example:hono` does and resolves once it prints its engine. */
-function startExample(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [serverFile], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MONGODB_URI: '', BASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('engine:')) resolve({ child, output: () => output });
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => reject(new Error(`example exited with ${code}: ${output}`)));
-  });
-}
 
 describe('Hono example', () => {
   let base = '';
@@ -42,7 +11,7 @@ describe('Hono example', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    example = await startExample(port);
+    example = await startExample(serverFile, port);
   });
 
   afterAll(() => {
