@@ -1,7 +1,5 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Serve } from '../../core/test/http/suite';
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { listenServed, type Serve } from '../../core/test/http/harness';
 import { createStore } from '../src/index';
 import { toRequest, writeResponse } from './node-bridge';
 
@@ -18,7 +16,7 @@ export const serveFetch: Serve = async (config, { prefix = '/api', bodyParser = 
   const getClientIp = (_request: Request, req: IncomingMessage | undefined) => req?.socket.remoteAddress;
   const store = createStore(config, { basePath: prefix, fallthrough: true, getClientIp });
   await store.ready;
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     toRequest(req, bodyParser)
       .then(async (request) => (await store(request, req)) ?? PASSED_ON())
       .then((response) => writeResponse(response, res, req.method === 'HEAD'))
@@ -26,16 +24,6 @@ export const serveFetch: Serve = async (config, { prefix = '/api', bodyParser = 
         res.statusCode = 500;
         res.end(String(error));
       });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${prefix}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await store.close();
-    },
   };
+  return listenServed(handler, prefix, store);
 };

@@ -1,9 +1,7 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import mount from 'koa-mount';
-import type { Serve } from '../../core/test/http/suite';
+import { listenServed, type Serve } from '../../core/test/http/harness';
 import { createStore, type StoreMiddleware } from '../src/index';
 
 /**
@@ -44,16 +42,6 @@ export function serveKoa(mounting: Mounting): Serve {
       ctx.status = 404;
       ctx.body = { fallthrough: true };
     });
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}${prefix}`,
-      async close() {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
-        await store.close();
-      },
-    };
+    return listenServed(app.callback(), prefix, store);
   };
 }

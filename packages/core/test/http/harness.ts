@@ -3,6 +3,9 @@
  * suite is written once against {@link Serve}; each adapter runs it with its own server
  * (`packages/adapter-express/test/conformance.test.ts` for Express 5 and 4).
  */
+import { once } from 'node:events';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import type { StoreConfig, StoreDb } from '../../src/index';
 import type { EngineUnderTest } from '../support/engines';
@@ -26,6 +29,29 @@ export interface Served {
  * store passes on must reach a final handler answering 404 `{ "fallthrough": true }`.
  */
 export type Serve = (config: StoreConfig, options?: ServeOptions) => Promise<Served>;
+
+/**
+ * Listens with `handler` on 127.0.0.1 and an ephemeral port: the shared tail of every adapter's
+ * {@link Serve}. The {@link Served} it returns has a `url` ending with `prefix`; its `close()` drops
+ * open connections, stops the server, then closes `store`.
+ */
+export async function listenServed(
+  handler: RequestListener,
+  prefix: string,
+  store: { close(): Promise<void> },
+): Promise<Served> {
+  const server = createServer(handler).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await store.close();
+    },
+  };
+}
 
 export type Json = any;
 
