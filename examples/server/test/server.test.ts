@@ -1,66 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Example, freePort, startExample } from '../../test-support/start-example';
 
 const serverFile = fileURLToPath(new URL('../src/server.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** Starts the example exactly as `pnpm example` does and resolves once it prints its address. */
-interface Example {
-  child: ChildProcess;
-  output: () => string;
-  /** Resolves with the first match of `pattern` in the output, once it has been printed. */
-  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
-}
-
-function startExample(port: number): Promise<Example> {
-  const child = spawn(process.execPath, [serverFile], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MONGODB_URI: '',
-      BASE_URL: '',
-      SMTP_URL: '',
-      STORE_SECRET: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const waitFor = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
-        const found = pattern.exec(output);
-        if (found === null) return;
-        child.stdout?.off('data', check);
-        resolve(found);
-      };
-      child.stdout?.on('data', check);
-      child.once('exit', () => reject(new Error(`example exited before printing ${pattern}: ${output}`)));
-      check();
-    });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('engine:')) resolve({ child, output: () => output, waitFor });
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.on('exit', (code) => reject(new Error(`example exited with ${code}: ${output}`)));
-  });
-}
 
 describe('example server', () => {
   let base = '';
@@ -69,7 +11,7 @@ describe('example server', () => {
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    example = await startExample(port);
+    example = await startExample(serverFile, port);
   });
 
   afterAll(() => {
