@@ -1,10 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+// `src/testing.ts` is the `@store/auth-magic/testing` entry point.
+export default packageBuild(['src/index.ts', 'src/testing.ts']);
