@@ -22,16 +22,8 @@ export { type Problem, renderError } from './render-error';
 export { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
 export type { RouteMatch } from './router';
 export { createEmbeddedDb, type EmbeddedDb, type StorageOption } from './storage';
-export type {
-  Document,
-  FindCursor,
-  FindOptions,
-  IndexOptions,
-  IndexSpec,
-  ModifyOptions,
-  StoreCollection,
-  StoreDb,
-} from './storage/types';
+// The storage interface: every type storage/types.ts exports, as `./storage` does.
+export type * from './storage/types';
 export type {
   ParsedBody,
   StoreHandler,

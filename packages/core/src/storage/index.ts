@@ -9,13 +9,5 @@ export {
   isEmbeddedDb,
 } from './embedded/index';
 export { type OpenedStorage, openStorage, type StorageOption, StorageOptionError } from './open-storage';
-export type {
-  Document,
-  FindCursor,
-  FindOptions,
-  IndexOptions,
-  IndexSpec,
-  ModifyOptions,
-  StoreCollection,
-  StoreDb,
-} from './types';
+// Every export of types.ts is the storage interface; core's index re-exports the same file.
+export type * from './types';
