@@ -4,6 +4,12 @@ import { ERROR_CODES, type ErrorCode } from './error-codes';
 export interface StoreErrorOptions {
   /** Machine-readable details for hooks and tests; never rendered into logs or HTML. */
   data?: Record<string, unknown>;
+  /**
+   * Extension members of the problem JSON (RFC 9457 section 3.2), such as `errors` of an
+   * `invalid_body`. Rendered at the top level; they can never replace `type`, `title`,
+   * `status`, `detail` or `code`. Values must be JSON.
+   */
+  extensions?: Record<string, unknown>;
   /** Headers the error answer carries, such as `Allow` on a 405 (lower-case names). */
   headers?: Record<string, string>;
   /** The underlying error, kept for logs. */
@@ -21,6 +27,7 @@ export class StoreError extends Error {
   readonly detail: string;
   readonly data: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown> | undefined;
 
   constructor(status: number, code: string, detail: string, options: StoreErrorOptions = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
@@ -29,6 +36,7 @@ export class StoreError extends Error {
     this.detail = detail;
     this.data = options.data;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions;
   }
 }
 

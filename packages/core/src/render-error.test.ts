@@ -36,6 +36,46 @@ describe('renderError', () => {
     expect(render(error).headers.allow).toBe('GET, HEAD');
   });
 
+  it('renders extension members of a StoreError at the top level of the problem', () => {
+    const errors = [{ field: 'title', message: 'must be string' }];
+    const response = render(storeError('invalid_body', 'bad title', { extensions: { errors } }));
+    expect(response.problem).toEqual({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'bad title',
+      code: 'invalid_body',
+      errors,
+    });
+  });
+
+  it('never lets an extension member replace a member of the problem itself', () => {
+    const extensions = { type: 'x', title: 'x', status: 200, detail: 'x', code: 'x', hint: 'kept' };
+    const response = render(storeError('not_found', 'missing', { extensions }));
+    expect(response.status).toBe(404);
+    expect(response.problem).toEqual({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: 'missing',
+      code: 'not_found',
+      hint: 'kept',
+    });
+  });
+
+  it('renders a __proto__ extension as a plain member, never as a prototype', () => {
+    const extensions = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const response = render(storeError('invalid_body', 'bad', { extensions }));
+    expect(response.problem.polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(response.problem, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('does not render data, only extensions', () => {
+    const response = render(storeError('invalid_body', 'bad', { data: { secret: 'internal' } }));
+    expect(response.body).not.toContain('internal');
+  });
+
   it('renders a QueryError with its code and message', () => {
     const response = render(new QueryError('unknown_parameter', '$foo', '$foo: unknown parameter'));
     expect(response.problem).toMatchObject({ status: 400, title: 'Bad Request', code: 'unknown_parameter' });

@@ -1,14 +1,19 @@
 import { titleForStatus } from './error-codes';
 import { isStoreError } from './errors';
+import { isPlainObject } from './option-checks';
 import type { StoreLogger, StoreResponse } from './types';
 
-/** The RFC 9457 problem document every 4xx/5xx answer carries. */
+/**
+ * The RFC 9457 problem document every 4xx/5xx answer carries, plus any extension members of
+ * the error (such as `errors` of an `invalid_body`).
+ */
 export interface Problem {
   type: 'about:blank';
   title: string;
   status: number;
   detail: string;
   code: string;
+  [member: string]: unknown;
 }
 
 interface Recognized {
@@ -16,6 +21,16 @@ interface Recognized {
   code: string;
   detail: string;
   headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+}
+
+/** Members an extension can never set: the problem's own. */
+const PROBLEM_MEMBERS: ReadonlySet<string> = new Set(['type', 'title', 'status', 'detail', 'code']);
+
+/** The extension members to render: own keys of a plain object, the problem's own members dropped. */
+function extensionMembers(extensions: unknown): Record<string, unknown> {
+  if (!isPlainObject(extensions)) return {};
+  return Object.fromEntries(Object.entries(extensions).filter(([key]) => !PROBLEM_MEMBERS.has(key)));
 }
 
 /**
@@ -77,7 +92,13 @@ function clientStatus(status: unknown): number {
 const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
   (error) =>
     isStoreError(error)
-      ? { status: error.status, code: error.code, detail: error.detail, headers: error.headers }
+      ? {
+          status: error.status,
+          code: error.code,
+          detail: error.detail,
+          headers: error.headers,
+          extensions: error.extensions,
+        }
       : undefined,
   asPackageError,
   asDatabaseUserError,
@@ -104,8 +125,12 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
     found = recognize(error);
     if (found) break;
   }
-  const { status, code, detail, headers = {} } = found ?? INTERNAL;
-  return { problem: { type: 'about:blank', title: titleForStatus(status), status, detail, code }, headers };
+  const { status, code, detail, headers = {}, extensions } = found ?? INTERNAL;
+  const title = titleForStatus(status);
+  return {
+    problem: { type: 'about:blank', title, status, detail, code, ...extensionMembers(extensions) },
+    headers,
+  };
 }
 
 /**
