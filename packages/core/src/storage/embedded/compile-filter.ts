@@ -12,6 +12,7 @@ import type { Document } from '../types';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
 import type { Point } from './geo-types';
+import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
 import { mod } from './mod-operator';
 import { textMatcher } from './text-search';
@@ -82,25 +83,34 @@ function locateNear(filter: Document, indexes: CollectionIndexes): CompiledFilte
   return { field: first.field, point: parseNearSphere(first.operand).point };
 }
 
+/** One operator context per collection: building one registers every mingo operator (costly). */
+const contexts = new WeakMap<CollectionIndexes, Context>();
+
 function operatorContext(indexes: CollectionIndexes): Context {
+  const cached = contexts.get(indexes);
+  if (cached) return cached;
   const text: FieldOperator = (_field, operand) => {
     const fields = indexes.textFields();
     if (!fields) throw new EmbeddedDbError('IndexNotFound', 'text index required for $text query');
     return textMatcher(operand, fields);
   };
-  const operators: Record<string, FieldOperator> = {
+  const operators: Record<string, FieldOperator | QueryOperator> = {
     $geoWithin: geoWithin,
     $geoIntersects: geoIntersects,
     $nearSphere: nearSphere,
     $near: nearSphere,
     $mod: mod,
+    $in,
+    $nin,
     [TEXT_OPERATOR]: text,
   };
   // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
-  return Context.init({
+  const context = Context.init({
     query: { ...queryOperators, ...operators } as unknown as QueryOps,
     expression: expressionOperators as unknown as ExpressionOps,
   });
+  contexts.set(indexes, context);
+  return context;
 }
 
 /** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
