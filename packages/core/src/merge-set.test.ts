@@ -42,7 +42,12 @@ describe('applySet', () => {
     ['sets a dotted field, keeping its siblings', { a: { x: 1, y: 2 } }, { 'a.x': 9 }, { a: { x: 9, y: 2 } }],
     ['creates missing objects on the way', { a: 1 }, { 'b.c.d': 2 }, { a: 1, b: { c: { d: 2 } } }],
     ['sets an array element by index', { tags: ['a', 'b'] }, { 'tags.1': 'z' }, { tags: ['a', 'z'] }],
-    ['sets a field of an array element', { l: [{ n: 1 }, { n: 2 }] }, { 'l.1.n': 5 }, { l: [{ n: 1 }, { n: 5 }] }],
+    [
+      'sets a field of an array element',
+      { l: [{ n: 1 }, { n: 2 }] },
+      { 'l.1.n': 5 },
+      { l: [{ n: 1 }, { n: 5 }] },
+    ],
     ['extends an array with nulls', { tags: ['a'] }, { 'tags.3': 'd' }, { tags: ['a', null, null, 'd'] }],
     ['creates an object inside a new array slot', { l: [] }, { 'l.1.n': 1 }, { l: [null, { n: 1 }] }],
     ['reads a numeric segment on an object as a key', { a: {} }, { 'a.0': 1 }, { a: { '0': 1 } }],

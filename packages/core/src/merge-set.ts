@@ -25,7 +25,8 @@ function notViable(key: string, through: string, problem: string) {
 
 /** The `_bsontype` of a BSON value (ObjectId, Decimal128, ...) of any bson copy. */
 function bsonType(value: unknown): string | undefined {
-  const type = typeof value === 'object' && value !== null ? (value as { _bsontype?: unknown })._bsontype : undefined;
+  const type =
+    typeof value === 'object' && value !== null ? (value as { _bsontype?: unknown })._bsontype : undefined;
   return typeof type === 'string' ? type : undefined;
 }
 
@@ -79,7 +80,8 @@ function write(container: Container, segment: string, value: unknown, key: strin
 
 function setPath(target: Document, key: string, value: unknown): void {
   const segments = key.split('.');
-  if (segments.includes('')) throw storeError('invalid_body', `body[${JSON.stringify(cut(key))}]: a path segment is empty.`);
+  if (segments.includes(''))
+    throw storeError('invalid_body', `body[${JSON.stringify(cut(key))}]: a path segment is empty.`);
   let container: Container = target;
   for (const [i, segment] of segments.entries()) {
     const through = segments.slice(0, i).join('.');
