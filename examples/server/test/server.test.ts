@@ -79,7 +79,7 @@ describe('example server', () => {
     expect(await opened.json()).toMatchObject({ user: { email: 'bob@example.com' } });
   });
 
-  it('never serves the users collection (it holds e-mail addresses)', async () => {
-    expect((await fetch(`${base}/users`)).status).toBe(404);
+  it('serves the users collection only to signed-in users, each their own document', async () => {
+    expect((await fetch(`${base}/users`)).status).toBe(401);
   });
 });

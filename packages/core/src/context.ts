@@ -1,4 +1,6 @@
 import { type CompiledQuery, compileQuery } from '@store/query';
+import { type AccessGrant, OPEN_GRANT } from './access/grant';
+import { OPERATION_OF_METHOD, type Operation } from './access/rules';
 import type { ResolvedStoreOptions } from './options';
 import type { ResolvedResource } from './resources';
 import type { RouteMatch } from './router';
@@ -20,6 +22,8 @@ export interface RequestContext {
   readonly request: StoreRequest;
   /** The upper-case method. */
   readonly method: string;
+  /** What the method does to `resource`: `read`, `create`, `update` or `delete`. */
+  readonly operation: Operation;
   readonly options: ResolvedStoreOptions;
   readonly db: StoreDb;
   /** The route the path matched: the resource, and the id and child resource when present. */
@@ -37,6 +41,11 @@ export interface RequestContext {
   readonly user: Document | null;
   /** The session the request carries, or `null`. */
   readonly session: RequestSession | null;
+  /**
+   * What the access rule of `resource` grants this request (its filter is ANDed outside every
+   * filter the request brings); open until the handler evaluated the rule.
+   */
+  readonly access: AccessGrant;
 }
 
 /**
@@ -52,9 +61,11 @@ export function createContext(
 ): RequestContext {
   const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
   const query = compileQuery(rawQuery, { defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
+  const method = request.method.toUpperCase();
   return {
     request,
-    method: request.method.toUpperCase(),
+    method,
+    operation: OPERATION_OF_METHOD[method] ?? 'read',
     options,
     db,
     route,
@@ -65,5 +76,11 @@ export function createContext(
     now: new Date(),
     user: session?.user ?? null,
     session,
+    access: OPEN_GRANT,
   };
+}
+
+/** `ctx` turned to another resource (a nested route's children, a relation): same request, no grant yet. */
+export function contextFor(ctx: RequestContext, resource: ResolvedResource): RequestContext {
+  return { ...ctx, resource, collection: ctx.db.collection(resource.collection), access: OPEN_GRANT };
 }

@@ -1,3 +1,4 @@
+import { checkHiddenQuery } from './access/hidden';
 import type { RequestContext } from './context';
 import { storeError } from './errors';
 import type { Document, FindOptions } from './storage/types';
@@ -26,9 +27,15 @@ function searchFilter(ctx: RequestContext): Document {
   return { $text: { $search: search } };
 }
 
-/** The filter a request selects with: its query-string filter, ANDed with `$search` and `extra`. */
+/**
+ * The filter a request selects with on `ctx.resource`: the access grant's filter, ANDed outside
+ * `extra`, the query-string filter (`$query` included, so its `$or` cannot escape the grant) and
+ * `$search`. A filter or `$sort` on a hidden field is a 400 `invalid_query`.
+ */
 export function requestFilter(ctx: RequestContext, ...extra: Document[]): Document {
-  return andFilters(...extra, ctx.query.filter, searchFilter(ctx));
+  const { resource, query } = ctx;
+  checkHiddenQuery(resource.name, resource.hidden, query.filter, query.sort);
+  return andFilters(ctx.access.filter, ...extra, query.filter, searchFilter(ctx));
 }
 
 /** Find options from the compiled query, leaving out what it does not set. */

@@ -1,3 +1,4 @@
+import { authorize } from './access/grant';
 import { answerAuth } from './auth/answer';
 import { findRequestSession } from './auth/request-session';
 import { isAuthPath } from './auth/route-table';
@@ -21,7 +22,8 @@ async function answerResource(
     const route = routeFor(match.kind, request.method);
     const { db, auth } = await storage;
     const session = await findRequestSession(request, auth);
-    return respond(await route(createContext(request, options, db, match, session)));
+    const ctx = await authorize(createContext(request, options, db, match, session));
+    return respond(await route(ctx));
   } catch (error) {
     return renderError(error, options.logger);
   }

@@ -1,6 +1,9 @@
 import { childrenFilter, PopulateError } from '@store/populate';
-import type { RequestContext } from './context';
+import { authorize } from './access/grant';
+import { contextFor, type RequestContext } from './context';
 import { andFilters } from './filters';
+import { idFilter } from './ids';
+import { documentNotFound } from './routes/not-found';
 import type { Document } from './storage/types';
 
 /** The list behind `GET /<res>/<id>/<children>`: a request on the children, and the filter ANDed in. */
@@ -25,20 +28,31 @@ async function relationMatch(ctx: RequestContext, parent: string, children: stri
 }
 
 /**
- * Turns `GET /<res>/<id>/<children>` into a list request on `<children>`: the whole query
- * language applies, ANDed with the children filter of `@store/populate` (every id kind of
- * `<id>` joins) and the relation's constraint `match`. Its `sort` and `limit` do not apply:
- * `$sort`, `$page` and `$limit` page the whole relation. The parent need not exist.
+ * Under a read rule with a filter (`"owner"`, a function), the parent must be one the caller may
+ * read: otherwise 404, as `GET /<res>/<id>` answers. Under an open rule the parent need not exist.
+ */
+async function checkParentVisible(ctx: RequestContext, id: string): Promise<void> {
+  if (Object.keys(ctx.access.filter).length === 0) return;
+  const parent = await ctx.collection.findOne(
+    { $and: [ctx.access.filter, idFilter(id)] },
+    { projection: { _id: 1 } },
+  );
+  if (parent === null) throw documentNotFound(ctx);
+}
+
+/**
+ * Turns `GET /<res>/<id>/<children>` (with `ctx` authorized to read `<res>`) into a list request
+ * on `<children>` under their own read rule: the whole query language applies, ANDed with the
+ * children filter of `@store/populate` (every id kind of `<id>` joins) and the relation's
+ * constraint `match`. Its `sort` and `limit` do not apply: `$sort`, `$page` and `$limit` page
+ * the whole relation.
  */
 export async function nestedList(ctx: RequestContext): Promise<NestedList> {
   const { id, children } = ctx.route;
   if (id === undefined || children === undefined) throw new TypeError('nestedList needs a children route');
   const parent = ctx.resource.name;
-  const context: RequestContext = {
-    ...ctx,
-    resource: children,
-    collection: ctx.db.collection(children.collection),
-  };
+  await checkParentVisible(ctx, id);
+  const context = await authorize(contextFor(ctx, children), 'read');
   const match = await relationMatch(ctx, parent, children.name);
   return { context, filter: andFilters(childrenFilter(parent, [id], ctx.options.populate), match) };
 }

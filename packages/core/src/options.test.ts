@@ -62,6 +62,11 @@ describe('resolveStoreOptions', () => {
       search: ['title', 'author.name'],
       geo: [],
       declared: true,
+      access: options.defaultAccess,
+      hidden: [],
+      managed: [],
+      hooks: {},
+      validate: undefined,
     });
     expect(options.resources.get('notes')).toMatchObject({
       collection: 'my-notes',

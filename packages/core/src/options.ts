@@ -1,78 +1,19 @@
 import type { ResolvedPopulateOptions } from '@store/populate';
-import { isValidResourceName } from '@store/query';
-import { checkAuthConfig, resolveStoreAuth, type StoreAuth, type UserAuthConfig } from './auth/options';
+import { type AccessConfig, DEFAULT_OWNER_FIELD, type ResolvedAccess, resolveAccess } from './access/rules';
+import { resolveStoreAuth, type StoreAuth } from './auth/options';
 import { parseByteSize } from './byte-size';
 import type { RequestContext } from './context';
-import {
-  checkBaseUrl,
-  checkBoolean,
-  checkCollectionName,
-  checkFieldPath,
-  checkInteger,
-  checkKeys,
-  invalidOption,
-  isPlainObject,
-} from './option-checks';
-import {
-  checkPopulation,
-  checkSingular,
-  type DeclaredRelation,
-  type PopulateConfig,
-  type PopulationConstraint,
-  resolveRelationOptions,
-} from './relation-options';
-import { findResource, INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
+import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from './option-checks';
+import { type DeclaredRelation, type PopulateConfig, resolveRelationOptions } from './relation-options';
+import { type ResourceConfig, resolveResources, routeUserResource } from './resource-options';
+import { findResource, type ResolvedResource } from './resources';
 import type { StorageOption } from './storage';
 import type { StoreLogger } from './types';
 
 /** What `db` accepts: a driver `Db` or embedded db, a `MongoClient`, or a connection string. */
 export type StoreDbOption = StorageOption;
 
-/** Options of one resource, under `resources.<name>`. */
-export interface ResourceConfig {
-  /**
-   * Store `createdAt` / `updatedAt` Dates on this resource.
-   * @default the global `timestamps`
-   */
-  timestamps?: boolean;
-  /**
-   * Fields `$search` looks in. A text index over them is ensured at start-up; `$search` on a
-   * resource without searchable fields is a 400 `invalid_query`.
-   * @default []
-   */
-  search?: string[];
-  /**
-   * Fields holding GeoJSON. A `2dsphere` index on each is ensured at start-up; `geo:near` needs
-   * one (without it, the query answers 400 `invalid_query`), `geo:ins` / `geo:win` do not.
-   * @default []
-   */
-  geo?: string[];
-  /**
-   * The collection that holds the documents.
-   * @default the resource name
-   */
-  collection?: string;
-  /**
-   * Singular form of the resource name in reference fields (`<singular>_id`, `<singular>_ids`),
-   * for names the pluralization library gets wrong: `{ staff: { singular: 'staffer' } }`.
-   * @default pluralize.singular(name): `companies` -> `company`, `people` -> `person`
-   */
-  singular?: string;
-  /**
-   * Server-side constraints per relation, `population.<related resource> = { match, sort,
-   * order, limit }` (`match` a filter or a function of the request context, `limit` per
-   * document). The reference fields of each declared relation are indexed at start-up.
-   * @default {}
-   */
-  population?: Record<string, PopulationConstraint>;
-  /**
-   * Passwordless login, on the user resource only (`resources.user.auth.magicLink` /
-   * `.magicCode`; see docs/auth.md). With it, the user resource's collection defaults to
-   * `users`, and that collection is never routable as a resource.
-   * @default undefined (no auth routes)
-   */
-  auth?: UserAuthConfig | null;
-}
+export type { ResourceConfig } from './resource-options';
 
 /** The configuration of a store: what `createStore(config)` takes. */
 export interface StoreConfig {
@@ -92,6 +33,12 @@ export interface StoreConfig {
    * @default false
    */
   restrict?: boolean;
+  /**
+   * The access of every resource that declares no `access` (undeclared resources included):
+   * a rule or `{ read, create, update, delete }`, as `resources.<name>.access`.
+   * @default "public"
+   */
+  defaultAccess?: AccessConfig;
   /**
    * Public address of the store, used in `Location` headers (`<baseUrl>/<res>/<id>`).
    * @default undefined: the path the store is mounted at (`/api` under `app.use('/api', ...)`)
@@ -152,30 +99,17 @@ export interface ResolvedStoreOptions {
   readonly relations: readonly DeclaredRelation[];
   /** Passwordless login, resolved once; `null` when `resources.user.auth` enables no strategy. */
   readonly auth: StoreAuth | null;
-  /** Collections never routable as resources: the store's own, plus the users' when auth is on. */
+  /** Collections never routable as resources: the store's own (auth's included when it is on). */
   readonly internalCollections: ReadonlySet<string>;
+  /** The access of resources that declare none (undeclared ones included). */
+  readonly defaultAccess: ResolvedAccess;
 }
-
-function checkFieldList(value: unknown, option: string): string[] {
-  if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');
-  return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
-}
-
-/** Per-resource option checks: adding an option is one line here (and one field above). */
-const RESOURCE_OPTIONS = {
-  timestamps: checkBoolean,
-  search: checkFieldList,
-  geo: checkFieldList,
-  collection: checkCollectionName,
-  singular: checkSingular,
-  population: checkPopulation,
-  auth: checkAuthConfig,
-} satisfies Record<keyof ResourceConfig, (value: unknown, option: string) => unknown>;
 
 const STORE_OPTIONS = [
   'db',
   'resources',
   'restrict',
+  'defaultAccess',
   'baseUrl',
   'defaultLimit',
   'maxLimit',
@@ -185,36 +119,6 @@ const STORE_OPTIONS = [
   'secret',
   'logger',
 ] as const satisfies readonly (keyof StoreConfig)[];
-
-function resolveResource(name: string, value: unknown, timestamps: boolean): ResolvedResource {
-  const option = `resources.${name}`;
-  if (!isValidResourceName(name))
-    invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
-  const config = checkKeys(value, option, Object.keys(RESOURCE_OPTIONS)) as ResourceConfig;
-  const collection = RESOURCE_OPTIONS.collection(
-    config.collection ?? (config.auth ? `${name}s` : name),
-    `${option}.collection`,
-  );
-  if (INTERNAL_COLLECTIONS.has(collection) || INTERNAL_COLLECTIONS.has(name)) {
-    invalidOption(option, `"${collection}" is an internal collection of the store`);
-  }
-  return {
-    name,
-    collection,
-    timestamps: RESOURCE_OPTIONS.timestamps(config.timestamps ?? timestamps, `${option}.timestamps`),
-    search: Object.freeze(RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`)),
-    geo: Object.freeze(RESOURCE_OPTIONS.geo(config.geo ?? [], `${option}.geo`)),
-    declared: true,
-  };
-}
-
-function resolveResources(value: unknown, timestamps: boolean): ReadonlyMap<string, ResolvedResource> {
-  if (!isPlainObject(value)) invalidOption('resources', 'expected an object keyed by resource name');
-  const resources = value;
-  return new Map(
-    Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, timestamps)]),
-  );
-}
 
 function checkDb(value: unknown): StoreDbOption {
   const isConnectionString = typeof value === 'string' && /^mongodb(\+srv)?:\/\/./.test(value);
@@ -250,14 +154,22 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
   if (bodyLimit === undefined)
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
-  const resources = resolveResources(config.resources ?? {}, timestamps);
+  const defaultAccessConfig = config.defaultAccess ?? 'public';
+  const defaultAccess = resolveAccess(defaultAccessConfig, 'defaultAccess', DEFAULT_OWNER_FIELD);
+  const declared = resolveResources(config.resources ?? {}, { timestamps, access: defaultAccessConfig });
   const restrict = checkBoolean(config.restrict ?? false, 'restrict');
   const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
   const logger = checkLogger(config.logger ?? console);
   const { secret } = config;
-  const auth = resolveStoreAuth({ resources, config: config.resources ?? {}, baseUrl, secret, logger });
-  const internalCollections = auth?.collections ?? INTERNAL_COLLECTIONS;
-  const table = { resources, restrict, timestamps, internalCollections };
+  const auth = resolveStoreAuth({
+    resources: declared,
+    config: config.resources ?? {},
+    baseUrl,
+    secret,
+    logger,
+  });
+  const { resources, internalCollections } = routeUserResource(declared, auth, config.resources ?? {});
+  const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
   return {
     db: checkDb(config.db),
@@ -271,6 +183,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     logger,
     auth,
     internalCollections,
+    defaultAccess,
     ...resolveRelationOptions(config.populate, config.resources ?? {}, routable),
   };
 }

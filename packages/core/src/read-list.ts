@@ -1,6 +1,7 @@
 import type { RequestContext } from './context';
 import { findOptions, requestFilter } from './filters';
 import { countableFilter } from './geo-count';
+import { present } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
 import type { RouteResult } from './respond';
 import type { Document } from './storage/types';
@@ -8,7 +9,7 @@ import type { Document } from './storage/types';
 /**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
- * `$populate` / `$fill` relations. `extra` filters are ANDed with the query's. Relation names
+ * `$populate` / `$fill` relations, as {@link present} shows them. `extra` filters are ANDed with the query's. Relation names
  * are checked before any query, so a bad one is a 400 even on an empty page.
  */
 export async function readList(ctx: RequestContext, ...extra: Document[]): Promise<RouteResult> {
@@ -19,6 +20,6 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
   const documents = await ctx.collection.find(filter, options).toArray();
-  if (!wantsRelations(ctx)) return { status: 200, data: documents };
-  return { status: 200, data: await resolveRelations(ctx, { documents, strip }) };
+  const related = wantsRelations(ctx) ? await resolveRelations(ctx, { documents, strip }) : documents;
+  return { status: 200, data: await present(ctx, related) };
 }

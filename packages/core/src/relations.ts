@@ -7,7 +7,9 @@ import {
   requiredFields,
   withJoinKeys,
 } from '@store/populate';
-import type { RequestContext } from './context';
+import { grantAccess } from './access/grant';
+import { contextFor, type RequestContext } from './context';
+import { afterRead } from './present';
 import { findResource, type ResolvedResource } from './resources';
 import type { Document } from './storage/types';
 
@@ -59,12 +61,20 @@ export function relationProjection(ctx: RequestContext): RelationProjection {
 }
 
 /**
- * What a related resource contributes to one request: its collection. The single place where
- * its access rule (`filter`) and hidden fields (`hidden`) plug in once they exist (issue 6),
- * so `$populate`, `$fill` and nested routes can never show more than `GET /<resource>` does.
+ * What a related resource contributes to one request: its collection, its read rule's filter
+ * (and `beforeRead`'s; a rule that refuses the caller refuses the request, 401/403), its
+ * `afterRead` and hidden fields. The single place they plug in, so `$populate` and `$fill` can
+ * never show more than `GET /<resource>` does.
  */
-function relationScope(_ctx: RequestContext, resource: ResolvedResource): RelationScope {
-  return { collection: resource.collection };
+async function relationScope(ctx: RequestContext, resource: ResolvedResource): Promise<RelationScope> {
+  const related = contextFor(ctx, resource);
+  const { filter } = await grantAccess(related, 'read');
+  return {
+    collection: resource.collection,
+    filter,
+    hidden: resource.hidden,
+    afterRead: (documents) => afterRead(related, documents),
+  };
 }
 
 /**

@@ -1,4 +1,7 @@
 import { isValidResourceName } from '@store/query';
+import type { ResolvedAccess } from './access/rules';
+import type { BodyValidator } from './body-schema';
+import type { ResourceHooks } from './hooks';
 
 /**
  * Collections the store keeps for itself (magic links and codes, sessions, rate limits).
@@ -26,6 +29,15 @@ export interface ResolvedResource {
   readonly geo: readonly string[];
   /** Whether the resource was declared in `resources` (undeclared ones exist unless `restrict`). */
   readonly declared: boolean;
+  /** The rule of each operation: its own `access`, else `defaultAccess`. */
+  readonly access: ResolvedAccess;
+  /** Fields no answer carries and no query may filter or sort on. */
+  readonly hidden: readonly string[];
+  /** Fields only the store writes (the user's e-mail): a write that changes one is a 403. */
+  readonly managed: readonly string[];
+  readonly hooks: ResourceHooks;
+  /** Checks a document a write would store against `schema` (400 `invalid_body`); none without one. */
+  readonly validate: BodyValidator | undefined;
 }
 
 /** What {@link findResource} needs from the resolved options. */
@@ -38,6 +50,8 @@ export interface ResourceTable {
    * plus the users' when auth is configured. @default INTERNAL_COLLECTIONS
    */
   readonly internalCollections?: ReadonlySet<string>;
+  /** The access of resources that declare none (undeclared ones included). */
+  readonly defaultAccess: ResolvedAccess;
 }
 
 /**
@@ -51,5 +65,17 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
   const declared = table.resources.get(name);
   if (declared) return internal.has(declared.collection) ? undefined : declared;
   if (table.restrict) return undefined;
-  return { name, collection: name, timestamps: table.timestamps, search: [], geo: [], declared: false };
+  return {
+    name,
+    collection: name,
+    timestamps: table.timestamps,
+    search: [],
+    geo: [],
+    declared: false,
+    access: table.defaultAccess,
+    hidden: [],
+    managed: [],
+    hooks: {},
+    validate: undefined,
+  };
 }

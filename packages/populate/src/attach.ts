@@ -13,8 +13,10 @@ export interface RelationScope {
   readonly collection?: string;
   /** Filter ANDed into the relation's query, e.g. the resource's read access rule. */
   readonly filter?: PopulateDocument;
-  /** Fields removed from every related document (dotted paths allowed). */
+  /** Fields removed from every related document (dotted paths allowed), after `afterRead`. */
   readonly hidden?: readonly string[];
+  /** Reshapes the related documents (each once, however many documents it joins), e.g. core's `afterRead` hook. */
+  readonly afterRead?: (documents: PopulateDocument[]) => Promise<PopulateDocument[]>;
 }
 
 /** One request's relations over a page of documents. */
@@ -89,21 +91,26 @@ async function relate<C>(
     batchRounds: options.batchRounds,
   };
   const lists = await batchedJoin(plan, docs);
-  return publicCopies(lists, scope.hidden ?? []);
+  return publicCopies(lists, scope);
 }
 
-/** One copy per related document (shared by every list it is in), without the hidden fields. */
-function publicCopies(lists: PopulateDocument[][], hidden: readonly string[]): PopulateDocument[][] {
-  const copies = new Map<PopulateDocument, PopulateDocument>();
-  return lists.map((list) =>
-    list.map((doc) => {
-      const known = copies.get(doc);
-      if (known !== undefined) return known;
-      const copy = omitFields(doc, hidden);
-      copies.set(doc, copy);
-      return copy;
-    }),
+/**
+ * One copy per related document (shared by every list it is in), reshaped by the scope's
+ * `afterRead` and without its hidden fields.
+ */
+async function publicCopies(
+  lists: PopulateDocument[][],
+  scope: RelationScope,
+): Promise<PopulateDocument[][]> {
+  const unique = [...new Set(lists.flat())];
+  const shaped = scope.afterRead === undefined ? unique : await scope.afterRead(unique);
+  if (!Array.isArray(shaped) || shaped.length !== unique.length) {
+    throw new TypeError('a relation scope afterRead must return one document per document it receives');
+  }
+  const copies = new Map(
+    unique.map((doc, i) => [doc, omitFields(shaped[i] as PopulateDocument, scope.hidden ?? [])]),
   );
+  return lists.map((list) => list.map((doc) => copies.get(doc) as PopulateDocument));
 }
 
 /**

@@ -17,7 +17,7 @@ function optionError(config: unknown): { code: string; option: unknown; message:
 }
 
 describe('resources.user.auth', () => {
-  it('resolves once at createStore: users in "users", auth state never routable', () => {
+  it('resolves once at createStore: users in "users" (owner on _id), auth state never routable', () => {
     const options = resolveStoreOptions({ ...base, resources: { user: { auth: { magicCode: {} } } } });
     expect(options.auth?.options).toMatchObject({
       userCollection: 'users',
@@ -26,9 +26,20 @@ describe('resources.user.auth', () => {
       magicLink: null,
       magicCode: { length: 6, maxAttempts: 5, expMs: 600_000 },
     });
-    for (const name of ['users', 'user', 'svc-sessions', 'svc-magic-codes', 'svc-rate-limits']) {
+    for (const name of ['user', 'svc-sessions', 'svc-magic-codes', 'svc-rate-limits']) {
       expect(findResource(options, name), name).toBeUndefined();
     }
+    expect(findResource(options, 'users')).toMatchObject({
+      name: 'users',
+      collection: 'users',
+      managed: ['email'],
+      access: {
+        read: { kind: 'owner', field: '_id' },
+        update: { kind: 'owner', field: '_id' },
+        delete: { kind: 'owner', field: '_id' },
+        create: { kind: 'none' },
+      },
+    });
     expect(findResource(options, 'posts')).toBeDefined();
   });
 
@@ -43,9 +54,9 @@ describe('resources.user.auth', () => {
       },
     });
     expect(options.auth?.options.userCollection).toBe('members');
-    for (const name of ['members', 'links', 'logins', 'user'])
-      expect(findResource(options, name)).toBeUndefined();
-    expect(findResource(options, 'users')).toBeDefined();
+    for (const name of ['links', 'logins', 'user']) expect(findResource(options, name)).toBeUndefined();
+    expect(findResource(options, 'members')).toMatchObject({ name: 'members', collection: 'members' });
+    expect(findResource(options, 'users')).toMatchObject({ collection: 'users', declared: false });
   });
 
   it('leaves users routable and mounts nothing when no strategy is enabled', () => {

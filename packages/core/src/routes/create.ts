@@ -1,8 +1,12 @@
+import { ownNewDocument } from '../access/writes';
 import type { RequestContext } from '../context';
+import { applyBeforeWrite } from '../hooks';
 import { idToString } from '../ids';
 import { parseJsonBody } from '../parse-body';
+import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
 import { stampCreated } from '../timestamps';
+import { validateBody } from '../validate-body';
 import { idForNewDocument } from './body-id';
 
 /** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */
@@ -11,11 +15,16 @@ function location(ctx: RequestContext, id: unknown): string {
   return `${base}/${encodeURIComponent(ctx.resource.name)}/${encodeURIComponent(idToString(id))}`;
 }
 
-/** `POST /<res>`: stores the body as a new document; 201 with it and its `Location`; 409 when the `_id` is taken. */
+/**
+ * `POST /<res>`: stores the body (after `beforeWrite`, with the owner set under `"owner"`) as a
+ * new document; 201 with it and its `Location`; 409 when the `_id` is taken.
+ */
 export async function createDocument(ctx: RequestContext): Promise<RouteResult> {
-  const body = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
+  const body = ownNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
+  validateBody(ctx, body);
   const _id = idForNewDocument(body._id);
   const document = stampCreated(ctx, Object.assign(Object.create(null), { _id }, body, { _id }));
   await ctx.collection.insertOne(document);
-  return { status: 201, data: document, headers: { location: location(ctx, _id) } };
+  return { status: 201, data: await presentOne(ctx, document), headers: { location: location(ctx, _id) } };
 }

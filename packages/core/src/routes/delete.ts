@@ -4,7 +4,7 @@ import { idFilter } from '../ids';
 import type { RouteResult } from '../respond';
 import { documentNotFound } from './not-found';
 
-/** `DELETE /<res>/<id>`: 204 without a body; 404 when no document has the id. */
+/** `DELETE /<res>/<id>`: 204 without a body; 404 when no document the caller may delete has the id. */
 export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> {
   const { deletedCount } = await ctx.collection.deleteOne(
     requestFilter(ctx, idFilter(ctx.route.id as string)),

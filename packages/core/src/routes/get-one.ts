@@ -1,8 +1,10 @@
 import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { idFilter } from '../ids';
+import { presentOne } from '../present';
 import { relationProjection, resolveRelations, wantsRelations } from '../relations';
 import type { RouteResult } from '../respond';
+import type { Document } from '../storage/types';
 import { documentNotFound } from './not-found';
 
 /**
@@ -15,7 +17,8 @@ export async function getDocument(ctx: RequestContext): Promise<RouteResult> {
   const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
   const document = await ctx.collection.findOne(filter, projection === undefined ? {} : { projection });
   if (!document) throw documentNotFound(ctx);
-  if (!wantsRelations(ctx)) return { status: 200, data: document };
-  const [attached] = await resolveRelations(ctx, { documents: [document], strip });
-  return { status: 200, data: attached };
+  const [related] = wantsRelations(ctx)
+    ? await resolveRelations(ctx, { documents: [document], strip })
+    : [document];
+  return { status: 200, data: await presentOne(ctx, related as Document) };
 }

@@ -1,11 +1,16 @@
+import { protectPatch } from '../access/writes';
 import type { RequestContext } from '../context';
 import { storeError } from '../errors';
 import { requestFilter } from '../filters';
+import { applyBeforeWrite } from '../hooks';
 import { idFilter } from '../ids';
+import { applySet } from '../merge-set';
 import { parseJsonBody } from '../parse-body';
+import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
 import type { Document } from '../storage/types';
 import { stampPatched } from '../timestamps';
+import { validateBody } from '../validate-body';
 import { checkBodyIdMatchesPath } from './body-id';
 import { documentNotFound } from './not-found';
 
@@ -34,18 +39,30 @@ function setOf(ctx: RequestContext, body: Document): Document {
   return stampPatched(ctx, Object.assign(Object.create(null), set));
 }
 
+/** The stored document a PATCH changes, when `schema` needs it to check the result; else `null`. */
+async function previousFor(ctx: RequestContext, filter: Document): Promise<Document | null> {
+  if (ctx.resource.validate === undefined) return null;
+  const previous = await ctx.collection.findOne(filter);
+  if (!previous) throw documentNotFound(ctx);
+  return previous;
+}
+
 /**
- * `PATCH /<res>/<id>`: `$set`s the body's top-level and dotted keys; 200 with the updated
- * document; 400 for an empty body; 404 when no document has the id.
+ * `PATCH /<res>/<id>`: `$set`s the body's top-level and dotted keys (after `beforeWrite`; the
+ * owner and managed fields cannot change, 403); with `schema`, the document it would produce
+ * must satisfy it. 200 with the updated document; 400 for an empty body; 404 when no document
+ * the caller may update has the id.
  */
 export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
-  const body = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
-  const set = setOf(ctx, body);
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
   const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const previous = await previousFor(ctx, filter);
+  const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
+  if (previous !== null) validateBody(ctx, applySet(previous, set));
   const updated =
     Object.keys(set).length === 0
       ? await ctx.collection.findOne(filter)
       : await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
   if (!updated) throw documentNotFound(ctx);
-  return { status: 200, data: updated };
+  return { status: 200, data: await presentOne(ctx, updated) };
 }

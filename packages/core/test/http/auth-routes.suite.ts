@@ -46,37 +46,69 @@ function methodTests(start: Start): void {
 }
 
 function exposureTests(start: Start): void {
-  it('never routes the users collection or auth state as resources (users hold e-mail addresses)', async () => {
+  it('never routes auth state; the users collection answers each user their own document only', async () => {
+    const api = await startAuth(start);
+    const signIn = async (email: string) => {
+      await api.send('POST', '/auth/magic-code/', { json: { email } });
+      const verified = await api.send('POST', '/auth/magic-code/verify', {
+        json: { email, code: api.mailbox.codeTo(email) },
+      });
+      return { id: verified.json.user._id as string, headers: bearer(verified.json.token) };
+    };
+    const ada = await signIn(ADA);
+    const bob = await signIn('bob@example.test');
+    for (const path of ['/user', `/user/${ada.id}`, '/svc-sessions', '/svc-magic-codes']) {
+      expectPassedOn(await api.send('GET', path, { headers: ada.headers }));
+    }
+    expectProblem(await api.send('GET', '/users'), 401, 'unauthorized');
+    expectProblem(await api.send('GET', `/users/${ada.id}`), 401, 'unauthorized');
+    expect((await api.send('GET', '/users', { headers: ada.headers })).json).toEqual([
+      expect.objectContaining({ _id: ada.id, email: ADA }),
+    ]);
+    expect((await api.send('GET', '/users?$count=1', { headers: ada.headers })).json).toEqual({ count: 1 });
+    expectProblem(await api.send('GET', `/users/${bob.id}`, { headers: ada.headers }), 404, 'not_found');
+    expectProblem(await api.send('DELETE', `/users/${bob.id}`, { headers: ada.headers }), 404, 'not_found');
+    expectProblem(
+      await api.send('POST', '/users', { json: { email: 'eve@evil.test' }, headers: ada.headers }),
+      403,
+      'forbidden',
+    );
+    expect(await api.db.collection('users').countDocuments({})).toBe(2);
+  });
+
+  it('lets a user rename themselves but never change the e-mail address they sign in with', async () => {
     const api = await startAuth(start);
     await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
     const verified = await api.send('POST', '/auth/magic-code/verify', {
       json: { email: ADA, code: api.mailbox.codeTo(ADA) },
     });
-    const id = verified.json.user._id;
-    for (const path of [
-      '/users',
-      `/users/${id}`,
-      '/user',
-      `/user/${id}`,
-      '/svc-sessions',
-      '/svc-magic-codes',
-    ]) {
-      expectPassedOn(await api.send('GET', path, { headers: bearer(verified.json.token) }));
-    }
-    expectPassedOn(await api.send('POST', '/users', { json: { email: 'eve@evil.test' } }));
-    expect(await api.db.collection('users').countDocuments({})).toBe(1);
+    const path = `/users/${verified.json.user._id}`;
+    const headers = bearer(verified.json.token);
+    const renamed = await api.send('PATCH', path, { json: { name: 'Ada' }, headers });
+    expect(renamed.json).toMatchObject({ name: 'Ada', email: ADA });
+    expectProblem(
+      await api.send('PATCH', path, { json: { email: 'eve@evil.test' }, headers }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await api.send('PUT', path, { json: { email: 'eve@evil.test' }, headers }),
+      403,
+      'forbidden',
+    );
+    const replaced = await api.send('PUT', path, { json: { name: 'A. Lovelace' }, headers });
+    expect(replaced.json).toMatchObject({ name: 'A. Lovelace', email: ADA });
   });
 
-  it.each(['$populate=users', '$fill=users', '$populate=svc-sessions'])(
-    'refuses %s on another resource with 400 invalid_relation',
-    async (query) => {
-      const api = await startAuth(start);
-      await api.send('POST', '/posts', { json: { _id: 1, user_id: 'u1' } });
-      await api.db.collection('users').insertOne({ _id: 'u1', email: ADA, post_id: 1 });
-      expectProblem(await api.send('GET', `/posts?${query}`), 400, 'invalid_relation');
-      expectProblem(await api.send('GET', `/posts/1?${query}`), 400, 'invalid_relation');
-    },
-  );
+  it('refuses $populate=svc-sessions with 400 invalid_relation, and $fill=users without a session with 401', async () => {
+    const api = await startAuth(start);
+    await api.send('POST', '/posts', { json: { _id: 1, user_id: 'u1' } });
+    await api.db.collection('users').insertOne({ _id: 'u1', email: ADA, post_id: 1 });
+    expectProblem(await api.send('GET', '/posts?$populate=svc-sessions'), 400, 'invalid_relation');
+    expectProblem(await api.send('GET', '/posts/1?$populate=svc-sessions'), 400, 'invalid_relation');
+    expectProblem(await api.send('GET', '/posts?$fill=users'), 401, 'unauthorized');
+    expectProblem(await api.send('GET', '/posts/1?$populate=users'), 401, 'unauthorized');
+  });
 
   it('keeps serving other resources, with or without a session', async () => {
     const api = await startAuth(start);

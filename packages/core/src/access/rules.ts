@@ -1,0 +1,105 @@
+import type { RequestContext } from '../context';
+import { invalidOption, isPlainObject } from '../option-checks';
+import type { Document } from '../storage/types';
+
+/** What a request does to a resource: the method decides (`GET`/`HEAD` read, `PUT`/`PATCH` update). */
+export type Operation = 'read' | 'create' | 'update' | 'delete';
+
+export const OPERATIONS: readonly Operation[] = ['read', 'create', 'update', 'delete'];
+
+/** The operation of each method a resource route answers. */
+export const OPERATION_OF_METHOD: Readonly<Record<string, Operation>> = {
+  GET: 'read',
+  HEAD: 'read',
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'update',
+  DELETE: 'delete',
+};
+
+/**
+ * Decides an operation from the request context: `true` allows it, `false` refuses it (401
+ * without a session, 403 with one), and a filter allows it on the documents matching it (ANDed
+ * into every query the request makes on the resource). On `create` only a boolean is meaningful.
+ */
+export type AccessFunction = (ctx: RequestContext) => boolean | Document | Promise<boolean | Document>;
+
+/**
+ * - `"public"`: anyone;
+ * - `"authenticated"`: any signed-in user (401 without a session);
+ * - `"owner"`: documents whose `ownerField` is the user's `_id` (set from the session on create);
+ * - `"none"`: nobody (403);
+ * - a function: see {@link AccessFunction}.
+ */
+export type AccessRule = 'public' | 'authenticated' | 'owner' | 'none' | AccessFunction;
+
+/** One rule for every operation, or one per operation (an operation left out is `"none"`). */
+export type AccessConfig = AccessRule | Partial<Record<Operation, AccessRule>>;
+
+/** A rule after resolution: `owner` carries its field. */
+export type ResolvedRule =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'authenticated' }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'owner'; readonly field: string }
+  | { readonly kind: 'function'; readonly decide: AccessFunction };
+
+/** The rule of each operation on one resource. */
+export type ResolvedAccess = Readonly<Record<Operation, ResolvedRule>>;
+
+const NAMED_RULES = ['public', 'authenticated', 'owner', 'none'] as const;
+
+function resolveRule(value: unknown, option: string, ownerField: string): ResolvedRule {
+  if (typeof value === 'function') return { kind: 'function', decide: value as AccessFunction };
+  if (value === 'owner') return { kind: 'owner', field: ownerField };
+  if (value === 'public' || value === 'authenticated' || value === 'none') return { kind: value };
+  return invalidOption(option, `expected ${NAMED_RULES.map((r) => `"${r}"`).join(', ')} or a function`);
+}
+
+/**
+ * Resolves `access` (one rule, or `{ read, create, update, delete }` where a missing operation is
+ * `"none"`) with the resource's `ownerField`. Throws `invalid_config` naming a bad value.
+ */
+export function resolveAccess(value: unknown, option: string, ownerField: string): ResolvedAccess {
+  if (!isPlainObject(value)) {
+    const rule = resolveRule(value, option, ownerField);
+    return { read: rule, create: rule, update: rule, delete: rule };
+  }
+  for (const key of Object.keys(value)) {
+    if (!OPERATIONS.includes(key as Operation)) {
+      invalidOption(`${option}.${key}`, `unknown operation (known: ${OPERATIONS.join(', ')})`);
+    }
+  }
+  const ruleOf = (operation: Operation) =>
+    resolveRule(value[operation] ?? 'none', `${option}.${operation}`, ownerField);
+  return {
+    read: ruleOf('read'),
+    create: ruleOf('create'),
+    update: ruleOf('update'),
+    delete: ruleOf('delete'),
+  };
+}
+
+/** `ownerField`: one top-level field name (the owner is set on create, so no dotted path). */
+export function checkOwnerField(value: unknown, option: string): string {
+  if (typeof value !== 'string' || !/^[^$.\0][^.\0]{0,199}$/.test(value)) {
+    invalidOption(option, 'expected a top-level field name such as "user_id"');
+  }
+  return value;
+}
+
+/** The default owner field of `"owner"` rules. */
+export const DEFAULT_OWNER_FIELD = 'user_id';
+
+/** What every resource without its own `access` gets unless `defaultAccess` says otherwise. */
+export const PUBLIC_ACCESS: ResolvedAccess = resolveAccess('public', 'defaultAccess', DEFAULT_OWNER_FIELD);
+
+/**
+ * The user resource's rule when it declares no `access`: `"owner"` on its own `_id` for read,
+ * update and delete (nobody lists other users), and no create (sign-in creates users).
+ */
+export const USER_ACCESS: ResolvedAccess = resolveAccess(
+  { read: 'owner', update: 'owner', delete: 'owner', create: 'none' },
+  'resources.user.access',
+  '_id',
+);
