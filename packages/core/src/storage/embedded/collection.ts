@@ -15,7 +15,7 @@ import type {
 import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import { EmbeddedDbError } from './errors';
-import { candidateKeys } from './id-lookup';
+import { candidateKeys, type FieldLookup } from './id-lookup';
 import { CollectionIndexes } from './indexes';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
@@ -45,6 +45,10 @@ export class EmbeddedCollection implements StoreCollection {
   readonly collectionName: string;
   readonly #docs = new Map<string, Document>();
   readonly #indexes = new CollectionIndexes();
+  /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
+  readonly #order = new Map<string, number>();
+  #inserted = 0;
+  readonly #lookup: FieldLookup = (field, values) => this.#indexes.lookup(field, values);
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
 
@@ -74,15 +78,21 @@ export class EmbeddedCollection implements StoreCollection {
     }
   }
 
+  /** The documents that can match `filter` (by `_id` or an index when it pins one), in insertion order. */
+  #candidates(filter: Document): Iterable<Entry> {
+    const keys = candidateKeys(filter, this.#lookup);
+    if (!keys) return this.#docs.entries();
+    const entries: Entry[] = [];
+    for (const key of keys) {
+      const doc = this.#docs.get(key);
+      if (doc) entries.push([key, doc]);
+    }
+    const order = this.#order;
+    return entries.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+  }
+
   *#matches(filter: Document, compiled: CompiledFilter): Generator<Entry> {
-    const keys = candidateKeys(filter);
-    const source: Iterable<Entry> = keys
-      ? [...keys].flatMap((key): Entry[] => {
-          const doc = this.#docs.get(key);
-          return doc ? [[key, doc]] : [];
-        })
-      : this.#docs.entries();
-    for (const entry of source) if (compiled.test(entry[1])) yield entry;
+    for (const entry of this.#candidates(filter)) if (compiled.test(entry[1])) yield entry;
   }
 
   #first(filter: Document): { compiled: CompiledFilter; found: Entry | undefined } {
@@ -105,6 +115,7 @@ export class EmbeddedCollection implements StoreCollection {
     }
     this.#indexes.move(key, undefined, stored);
     this.#docs.set(key, stored);
+    this.#order.set(key, this.#inserted++);
     return stored;
   }
 
@@ -116,6 +127,7 @@ export class EmbeddedCollection implements StoreCollection {
   #remove(key: string, doc: Document): void {
     this.#indexes.move(key, doc, undefined);
     this.#docs.delete(key);
+    this.#order.delete(key);
   }
 
   #returned(doc: Document | undefined, projection: Document | undefined): Document | null {
@@ -238,6 +250,6 @@ export class EmbeddedCollection implements StoreCollection {
 
   async createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
     this.#begin();
-    return this.#indexes.create(spec, options, this.#docs.entries());
+    return this.#indexes.create(spec, options, this.#docs);
   }
 }

@@ -1,10 +1,13 @@
 /**
  * The indexes of one embedded collection: recorded like MongoDB's (names, conflicts), with
- * unique indexes enforced through a key -> document map, text and 2dsphere indexes consulted
- * by `$text` / `$nearSphere`, and TTL indexes telling which documents have expired.
+ * unique indexes enforced through a key -> document map, single-field ascending/descending
+ * indexes kept as key -> documents maps for `$in` / equality lookups, text and 2dsphere
+ * indexes consulted by `$text` / `$nearSphere`, and TTL indexes telling which documents have
+ * expired.
  */
 import type { Document, IndexOptions, IndexSpec } from '../types';
 import { EmbeddedDbError } from './errors';
+import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
 import { isPlainObject } from './values';
 
@@ -55,6 +58,8 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 /** The index set of one collection. */
 export class CollectionIndexes {
   readonly #indexes: RecordedIndex[] = [];
+  /** Lookup maps of the single-field ascending/descending indexes, by field. */
+  readonly #fields = new Map<string, FieldIndex>();
 
   /** Records an index (building and checking a unique one over `docs`); returns its name. */
   create(spec: unknown, rawOptions: IndexOptions, docs: Iterable<[string, Document]>): string {
@@ -70,7 +75,26 @@ export class CollectionIndexes {
     const index: RecordedIndex = { name, spec, options };
     if (options.unique) index.unique = createUniqueIndex(spec, options.sparse, docs);
     this.#indexes.push(index);
+    this.#addFieldIndex(spec, docs);
     return name;
+  }
+
+  #addFieldIndex(spec: IndexSpec, docs: Iterable<[string, Document]>): void {
+    const [first, ...rest] = Object.entries(spec);
+    if (!first || rest.length > 0) return;
+    const [field, kind] = first;
+    if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
+      this.#fields.set(field, new FieldIndex(field, docs));
+    }
+  }
+
+  /**
+   * Keys of the only documents whose `field` can equal one of `values` (`$in` / `$eq`), from
+   * its single-field index; undefined without one, or when a value is not compared by key.
+   */
+  lookup(field: string, values: readonly unknown[]): Set<string> | undefined {
+    const index = this.#fields.get(field);
+    return index && values.every(isIndexKeyable) ? index.lookup(values) : undefined;
   }
 
   #reuse(existing: RecordedIndex, name: string, spec: IndexSpec, options: RecordedIndex['options']): string {
@@ -111,14 +135,14 @@ export class CollectionIndexes {
 
   /**
    * Moves the document `key` from `before` (absent on insert) to `after` (absent on delete)
-   * in every unique index, or throws a duplicate-key error and changes nothing.
+   * in every index, or throws a duplicate-key error (of a unique index) and changes nothing.
    */
   move(key: string, before: Document | undefined, after: Document | undefined): void {
     const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
     if (after) for (const unique of uniques) unique.check(key, after);
-    for (const unique of uniques) {
-      if (before) unique.remove(key, before);
-      if (after) unique.add(key, after);
+    for (const index of [...uniques, ...this.#fields.values()]) {
+      if (before) index.remove(key, before);
+      if (after) index.add(key, after);
     }
   }
 }
