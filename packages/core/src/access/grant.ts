@@ -7,24 +7,41 @@ import { isPlainObject } from '../option-checks';
 import type { Document } from '../storage/types';
 import type { Operation, ResolvedRule } from './rules';
 
-/** The owner an `"owner"` rule binds a request to. */
-export interface Ownership {
-  /** The resource's `ownerField`. */
-  readonly field: string;
-  /** The signed-in user's `_id`, as stored. */
-  readonly id: unknown;
-}
-
 /** What the access rule (and `beforeRead`) let one request do on one resource. */
 export interface AccessGrant {
   /** ANDed outside every filter the request brings, in every query on the resource. */
   readonly filter: Document;
-  /** Under `"owner"`: the field a create sets and an update may not change. */
-  readonly owner: Ownership | null;
+  /**
+   * Fields the rule fixes, with their value: the owner field under `"owner"` (the user's `_id`),
+   * the equality fields of a function's filter (`{ team: "red" }`). A create sets them; an
+   * update may not change them.
+   */
+  readonly bound: Readonly<Record<string, unknown>>;
 }
 
 /** What a request may do before any rule ran: everything (internal reads, tests). */
-export const OPEN_GRANT: AccessGrant = Object.freeze({ filter: Object.freeze({}), owner: null });
+export const OPEN_GRANT: AccessGrant = Object.freeze({ filter: Object.freeze({}), bound: Object.freeze({}) });
+
+/** Whether a filter value is an equality (`"red"`, an id, an array), not an operator object (`{ $in: ... }`). */
+function isEquality(value: unknown): boolean {
+  return !isPlainObject(value) || !Object.keys(value).some((key) => key.startsWith('$'));
+}
+
+/**
+ * The grant of a function's filter: top-level equality fields are bound. On create the filter
+ * must be only such fields (they are set on the new document); anything else there is a bug.
+ */
+function filterGrant(ctx: RequestContext, filter: Document, operation: Operation): AccessGrant {
+  const equalities = Object.entries(filter).filter(
+    ([key, value]) => !key.startsWith('$') && !key.includes('.') && isEquality(value),
+  );
+  if (operation === 'create' && equalities.length !== Object.keys(filter).length) {
+    throw new TypeError(
+      `resources.${ctx.resource.name}.access.create returned a filter with operators; on create a rule gives true, false or top-level equality fields such as { team: "red" }`,
+    );
+  }
+  return { filter, bound: Object.fromEntries(equalities) };
+}
 
 function refused(ctx: RequestContext, operation: Operation) {
   const what = `${operation} "${ctx.resource.name}"`;
@@ -47,10 +64,9 @@ async function decide(
   const decision = await runHook(() => rule.decide(ctx));
   if (decision === true) return OPEN_GRANT;
   if (decision === false) throw refused(ctx, operation);
-  if (operation !== 'create' && isPlainObject(decision)) return { filter: decision, owner: null };
-  const expected = operation === 'create' ? 'true or false' : 'true, false or a filter object';
+  if (isPlainObject(decision)) return filterGrant(ctx, decision, operation);
   throw new TypeError(
-    `resources.${ctx.resource.name}.access.${operation} returned ${typeof decision}; expected ${expected}`,
+    `resources.${ctx.resource.name}.access.${operation} returned ${typeof decision}; expected true, false or a filter object`,
   );
 }
 
@@ -69,8 +85,8 @@ async function ruleGrant(
   }
   if (ctx.user === null) throw refused(ctx, operation);
   if (rule.kind === 'authenticated') return OPEN_GRANT;
-  const owner = { field: rule.field, id: ctx.user._id };
-  return { filter: ownedBy(owner.field, owner.id), owner };
+  const id = ctx.user._id;
+  return { filter: ownedBy(rule.field, id), bound: { [rule.field]: id } };
 }
 
 /**

@@ -12,43 +12,38 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 function cannotChange(ctx: RequestContext, field: string) {
-  const why = ctx.access.owner?.field === field ? 'it names the owner' : 'only the store sets it';
+  const why = Object.hasOwn(ctx.access.bound, field) ? 'the access rule fixes it' : 'only the store sets it';
   return storeError('forbidden', `body.${field}: cannot be changed on "${ctx.resource.name}" (${why}).`);
 }
 
-/** The fields a write may not change: the owner field under `"owner"`, and the managed fields. */
+/** The fields a write may not change: those the grant binds (but `_id`, never writable), and the managed ones. */
 function protectedFields(ctx: RequestContext): string[] {
-  const owner = ctx.access.owner?.field;
-  return owner === undefined || owner === '_id'
-    ? [...ctx.resource.managed]
-    : [owner, ...ctx.resource.managed];
+  const bound = Object.keys(ctx.access.bound).filter((field) => field !== '_id');
+  return [...bound, ...ctx.resource.managed];
 }
 
 /**
- * A new document under `"owner"`: its owner field is the signed-in user's `_id`, whatever the
- * body says; a body naming another owner is a 403 `forbidden`, never silently rewritten.
+ * A new document gets the values the grant binds (under `"owner"`, its owner field is the
+ * signed-in user's `_id`); a body naming another value is a 403 `forbidden`, never silently rewritten.
  */
-export function ownNewDocument(ctx: RequestContext, doc: Document): Document {
-  const owner = ctx.access.owner;
-  if (owner === null) return doc;
-  if (doc[owner.field] !== undefined && !sameValue(doc[owner.field], owner.id))
-    throw cannotChange(ctx, owner.field);
-  doc[owner.field] = owner.id;
+export function bindNewDocument(ctx: RequestContext, doc: Document): Document {
+  for (const [field, value] of Object.entries(ctx.access.bound)) {
+    if (doc[field] !== undefined && !sameValue(doc[field], value)) throw cannotChange(ctx, field);
+    doc[field] = value;
+  }
   return doc;
 }
 
 /**
- * The `$set` of a PATCH without keys that change a protected field (403 `forbidden`): setting the
- * owner field to the caller's own id is a no-op and is dropped; any other key on, inside or
- * above a protected field is refused.
+ * The `$set` of a PATCH without keys that change a protected field (403 `forbidden`): setting a
+ * bound field to its bound value (the owner to the caller) is a no-op and is dropped; any other
+ * key on, inside or above a protected field is refused.
  */
 export function protectPatch(ctx: RequestContext, set: Document): Document {
   const fields = protectedFields(ctx);
-  if (fields.length === 0) return set;
-  const owner = ctx.access.owner;
   for (const key of Object.keys(set)) {
-    if (owner !== null && key === owner.field && sameValue(set[key], owner.id)) {
-      delete set[key];
+    if (Object.hasOwn(ctx.access.bound, key) && sameValue(set[key], ctx.access.bound[key])) {
+      if (key !== '_id') delete set[key];
       continue;
     }
     const field = fields.find((f) => key === f || key.startsWith(`${f}.`) || f.startsWith(`${key}.`));

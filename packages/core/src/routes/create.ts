@@ -1,4 +1,4 @@
-import { ownNewDocument } from '../access/writes';
+import { bindNewDocument } from '../access/writes';
 import type { RequestContext } from '../context';
 import { applyBeforeWrite } from '../hooks';
 import { idToString } from '../ids';
@@ -21,7 +21,7 @@ function location(ctx: RequestContext, id: unknown): string {
  */
 export async function createDocument(ctx: RequestContext): Promise<RouteResult> {
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
-  const body = ownNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
+  const body = bindNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
   validateBody(ctx, body);
   const _id = idForNewDocument(body._id);
   const document = stampCreated(ctx, Object.assign(Object.create(null), { _id }, body, { _id }));

@@ -4,6 +4,7 @@
  * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
  */
 import { describeEngines } from '../support/engines';
+import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
 import { errorTests } from './errors.suite';
@@ -26,6 +27,7 @@ export function describeConformance(title: string, serve: Serve): void {
     queryTests(start);
     errorTests(start);
     authTests(start);
+    accessTests(start);
     relationTests(start);
     relationRuleTests(start, engine);
   });
