@@ -1,4 +1,4 @@
-/** Sort, skip, limit and projection for `find` on the embedded engine (mingo's cursor). */
+/** Sort, skip, limit and projection for `find` on the embedded engine (mingo's cursor when it has a sort or projection). */
 import { find as mingoFind } from 'mingo';
 import type { Document, FindOptions } from '../types';
 import type { CompiledFilter } from './compile-filter';
@@ -44,6 +44,11 @@ export function readDocuments(
     throw new EmbeddedDbError('BadValue', 'projection must be an object');
   }
   const ordered = !sort && near ? nearestFirst(matches, near) : matches;
+  const projection = options.projection;
+  if (!sort && (projection === undefined || Object.keys(projection).length === 0)) {
+    // Nothing for mingo's cursor to do: the page is a slice.
+    return ordered.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit)).map(cloneValue);
+  }
   return asBadValue('find options', () => {
     const cursor = mingoFind(ordered, {}, options.projection ?? {}, { scriptEnabled: false });
     if (sort) cursor.sort(sort);
