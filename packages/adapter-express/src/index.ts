@@ -2,8 +2,9 @@
  * `@store/adapter-express`: mounts `@store` in Express 4 or 5. It only translates between
  * Express and the framework-agnostic handler of `@store/core`; every route lives in core.
  */
-import { createStoreHandler, type StoreConfig, type StoreRequest, type StoreResponse } from '@store/core';
+import { createStoreHandler, type StoreConfig, type StoreResponse } from '@store/core';
 import type { NextFunction, Request, Response } from 'express';
+import { toStoreRequest } from './request';
 
 /** Express middleware serving the store, with the handler's lifecycle passed through. */
 export interface StoreMiddleware {
@@ -12,25 +13,6 @@ export interface StoreMiddleware {
   readonly ready: Promise<void>;
   /** Closes a database client the store opened itself. */
   close(): Promise<void>;
-}
-
-function rawQuery(req: Request): string {
-  const url = req.originalUrl ?? req.url;
-  const mark = url.indexOf('?');
-  return mark === -1 ? '' : url.slice(mark + 1);
-}
-
-/** The request as core sees it. A body a host parser already consumed arrives parsed; otherwise core reads the stream. */
-function toStoreRequest(req: Request): StoreRequest {
-  return {
-    method: req.method,
-    path: req.path,
-    rawQuery: rawQuery(req),
-    headers: req.headers,
-    body: req.readableEnded ? { parsed: req.body } : req,
-    ip: req.ip ?? req.socket.remoteAddress,
-    mountPath: req.baseUrl,
-  };
 }
 
 function send(res: Response, response: StoreResponse): void {
