@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { isStoreError } from '../errors';
+import { resolveStoreOptions, type StoreConfig } from '../options';
+import { findResource } from '../resources';
+import { resolveAccess } from './rules';
+
+function configError(config: unknown): { code: string; option: unknown } {
+  try {
+    resolveStoreOptions(config as StoreConfig);
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    return { code: error.code, option: error.data?.option };
+  }
+  throw new Error('expected resolveStoreOptions to throw');
+}
+
+describe('resolveAccess', () => {
+  it('gives one rule to every operation', () => {
+    expect(resolveAccess('authenticated', 'x', 'user_id')).toEqual({
+      read: { kind: 'authenticated' },
+      create: { kind: 'authenticated' },
+      update: { kind: 'authenticated' },
+      delete: { kind: 'authenticated' },
+    });
+  });
+
+  it('makes an operation left out of the object form "none", and "owner" carry its field', () => {
+    expect(resolveAccess({ read: 'public', update: 'owner' }, 'x', 'author')).toEqual({
+      read: { kind: 'public' },
+      create: { kind: 'none' },
+      update: { kind: 'owner', field: 'author' },
+      delete: { kind: 'none' },
+    });
+  });
+
+  it('keeps a function as the rule of its operation', () => {
+    const decide = () => true;
+    expect(resolveAccess({ delete: decide }, 'x', 'user_id').delete).toEqual({ kind: 'function', decide });
+  });
+});
+
+describe('access options', () => {
+  it.each([
+    ['an unknown rule name', { resources: { notes: { access: 'owners' } } }, 'resources.notes.access'],
+    [
+      'an unknown operation',
+      { resources: { notes: { access: { reed: 'public' } } } },
+      'resources.notes.access.reed',
+    ],
+    [
+      'a bad rule of an operation',
+      { resources: { notes: { access: { read: 1 } } } },
+      'resources.notes.access.read',
+    ],
+    [
+      'a dotted ownerField',
+      { resources: { notes: { ownerField: 'meta.owner' } } },
+      'resources.notes.ownerField',
+    ],
+    [
+      'a hook that is no function',
+      { resources: { notes: { hooks: { afterRead: 'x' } } } },
+      'resources.notes.hooks.afterRead',
+    ],
+    [
+      'an unknown hook',
+      { resources: { notes: { hooks: { afterWrite: () => 1 } } } },
+      'resources.notes.hooks.afterWrite',
+    ],
+    [
+      'a hidden list that is no array',
+      { resources: { notes: { hidden: 'secret' } } },
+      'resources.notes.hidden',
+    ],
+    ['a bad defaultAccess', { defaultAccess: 'everyone' }, 'defaultAccess'],
+  ])('refuses %s with invalid_config naming it', (_name, config, option) => {
+    expect(configError(config)).toEqual({ code: 'invalid_config', option });
+  });
+
+  it('gives undeclared resources and declared ones without access the defaultAccess, with their ownerField', () => {
+    const options = resolveStoreOptions({
+      defaultAccess: 'owner',
+      resources: { pins: { ownerField: 'author' }, notes: { access: 'public' } },
+    });
+    expect(findResource(options, 'anything')?.access.read).toEqual({ kind: 'owner', field: 'user_id' });
+    expect(options.resources.get('pins')?.access.update).toEqual({ kind: 'owner', field: 'author' });
+    expect(options.resources.get('notes')?.access.delete).toEqual({ kind: 'public' });
+  });
+
+  it('defaults to "public" everywhere', () => {
+    expect(findResource(resolveStoreOptions({}), 'posts')?.access.create).toEqual({ kind: 'public' });
+  });
+});
