@@ -9,6 +9,7 @@ import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
 import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
+import { hookTests } from './hooks.suite';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
 import { relationRuleTests } from './relation-rules.suite';
@@ -30,5 +31,6 @@ export function describeConformance(title: string, serve: Serve): void {
     accessTests(start);
     relationTests(start);
     relationRuleTests(start, engine);
+    hookTests(start);
   });
 }

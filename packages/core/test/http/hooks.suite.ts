@@ -1,0 +1,438 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceConfig, StoreConfig } from '../../src/index';
+import { ids, type Start } from './fixtures';
+import { type Api, expectProblem, type Json } from './harness';
+
+/** Two lists, four tasks (`list_id`), each with a `secret` the hidden-field tests hide. */
+const LISTS = [
+  { _id: 1, name: 'Home', shared: false, secret: 'hush-l1' },
+  { _id: 2, name: 'Work', shared: true, secret: 'hush-l2' },
+];
+const TASKS = [
+  { _id: 't1', title: 'Buy milk', done: false, list_id: 1, secret: 'hush-t1' },
+  { _id: 't2', title: 'Fix tap', done: true, list_id: 1, secret: 'hush-t2' },
+  { _id: 't3', title: 'Send report', done: false, list_id: 2, secret: 'hush-t3' },
+  { _id: 't4', title: 'Book room', done: true, list_id: 2, secret: 'hush-t4' },
+];
+
+const silent = { error: () => undefined, warn: () => undefined };
+
+/**
+ * A store with `resources` (and `config`), {@link LISTS} and `tasks` written straight to the
+ * database, so no hook or schema runs while seeding.
+ */
+async function todo(
+  start: Start,
+  resources: Record<string, ResourceConfig>,
+  { config = {}, tasks = TASKS }: { config?: StoreConfig; tasks?: Json[] } = {},
+): Promise<Api> {
+  const api = await start({ logger: silent, ...config, resources });
+  for (const list of LISTS) await api.db.collection('lists').insertOne(structuredClone(list));
+  for (const task of tasks) await api.db.collection('tasks').insertOne(structuredClone(task));
+  return api;
+}
+
+/** Every stored task, to compare before and after a refused write. */
+const storedTasks = (api: Api) =>
+  api.db
+    .collection('tasks')
+    .find({}, { sort: { _id: 1 } })
+    .toArray();
+
+/** `[parent _id, ids of <field>]` per document of a list answer. */
+const related = (reply: { json: Json }, field: string) =>
+  (reply.json as Json[]).map((doc) => [doc._id, ids({ json: doc[field] })]);
+
+/** An error a hook throws: the `status` and `code` it carries ask for the answer. */
+const refusal = (extra: object) => Object.assign(new Error('Not today, the hook said.'), extra);
+
+/** Contract section 7 and issue 6: `beforeRead`, `beforeWrite`, `afterRead`, `hidden` and `schema` over HTTP. */
+export function hookTests(start: Start): void {
+  describe('hooks.beforeRead', () => beforeReadTests(start));
+  describe('hooks.beforeWrite', () => beforeWriteTests(start));
+  describe('hooks.afterRead', () => afterReadTests(start));
+  describe('resources.<name>.hidden', () => hiddenTests(start));
+  describe('resources.<name>.schema', () => schemaTests(start));
+}
+
+function beforeReadTests(start: Start): void {
+  const openTasks = { tasks: { hooks: { beforeRead: () => ({ done: false }) } } };
+
+  it.each([
+    ['a list', '/tasks', ['t1', 't3']],
+    ['a list with its own filter', '/tasks?list_id=1', ['t1']],
+    [
+      'a $query $or, which cannot escape it',
+      `/tasks?$query=${encodeURIComponent('{"$or":[{"done":true},{"list_id":2}]}')}`,
+      ['t3'],
+    ],
+    ['a nested route', '/lists/1/tasks', ['t1']],
+  ])('ANDs its filter into %s', async (_what, path, expected) => {
+    const api = await todo(start, openTasks);
+    const reply = await api.get(path);
+    expect(reply.status, reply.text).toBe(200);
+    expect(ids(reply)).toEqual(expected);
+  });
+
+  it('answers 404 for a single document outside its filter, 200 inside', async () => {
+    const api = await todo(start, openTasks);
+    expectProblem(await api.get('/tasks/t2'), 404, 'not_found');
+    expect((await api.get('/tasks/t1')).json).toMatchObject({ _id: 't1', done: false });
+  });
+
+  it('counts only the documents its filter lets through', async () => {
+    const api = await todo(start, openTasks);
+    expect((await api.get('/tasks?$count=1')).json).toEqual({ count: 2 });
+    expect((await api.get('/tasks?$count=1&done=true')).json).toEqual({ count: 0 });
+  });
+
+  it('filters the documents $populate brings, on a list and a single document', async () => {
+    const api = await todo(start, openTasks);
+    expect(related(await api.get('/lists?$populate=tasks'), 'tasks')).toEqual([
+      [1, ['t1']],
+      [2, ['t3']],
+    ]);
+    expect(ids({ json: (await api.get('/lists/2?$populate=tasks')).json.tasks })).toEqual(['t3']);
+  });
+
+  it('filters the documents $fill brings', async () => {
+    const api = await todo(start, { lists: { hooks: { beforeRead: () => ({ name: 'Home' }) } } });
+    expect(related(await api.get('/tasks?$fill=lists'), 'lists')).toEqual([
+      ['t1', [1]],
+      ['t2', [1]],
+      ['t3', []],
+      ['t4', []],
+    ]);
+  });
+
+  it('reads a $$flag: ?$$list=2 narrows every read, without it nothing is added', async () => {
+    const beforeRead = (ctx: Json) =>
+      ctx.flags.list === undefined ? undefined : { list_id: Number(ctx.flags.list) };
+    const api = await todo(start, { tasks: { hooks: { beforeRead } } });
+    expect(ids(await api.get('/tasks?$$list=2'))).toEqual(['t3', 't4']);
+    expect((await api.get('/tasks?$count=1&$$list=1')).json).toEqual({ count: 2 });
+    expect(ids(await api.get('/lists/1/tasks?$$list=2'))).toEqual([]);
+    expect(ids(await api.get('/tasks'))).toEqual(['t1', 't2', 't3', 't4']);
+  });
+
+  it('receives the request context: resource, operation, flags, query, no user, and a db it can query', async () => {
+    const seen: Json[] = [];
+    const beforeRead = async (ctx: Json) => {
+      seen.push({
+        resource: ctx.resource.name,
+        operation: ctx.operation,
+        flags: { ...ctx.flags },
+        limit: ctx.query.limit,
+        user: ctx.user,
+      });
+      const shared = await ctx.db.collection('lists').find({ shared: true }).toArray();
+      return { list_id: { $in: shared.map((list: Json) => list._id) } };
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeRead } } });
+    expect(ids(await api.get('/tasks?$limit=5&$$view=shared'))).toEqual(['t3', 't4']);
+    expect(seen).toEqual([
+      { resource: 'tasks', operation: 'read', flags: { view: 'shared' }, limit: 5, user: null },
+    ]);
+  });
+
+  it('ends a read with the status it throws, on the route and through $populate', async () => {
+    const beforeRead = () => {
+      throw refusal({ status: 403 });
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeRead } } });
+    expectProblem(await api.get('/tasks'), 403, 'forbidden');
+    expectProblem(await api.get('/lists?$populate=tasks'), 403, 'forbidden');
+    expect((await api.get('/lists')).status).toBe(200);
+  });
+}
+
+type Hook = (ctx: Json) => Json;
+const upperInPlace: Hook = (ctx) => {
+  ctx.body.title = String(ctx.body.title).toUpperCase();
+  ctx.body.by = ctx.operation;
+};
+const upperReturned: Hook = (ctx) => ({
+  ...ctx.body,
+  title: String(ctx.body.title).toUpperCase(),
+  by: ctx.operation,
+});
+const T1 = TASKS[0] as Json;
+
+function beforeWriteTests(start: Start): void {
+  it.each([
+    ['changing ctx.body', upperInPlace],
+    ['returning a new body', upperReturned],
+  ])('stores and answers what the hook made, %s', async (_how, beforeWrite) => {
+    const api = await todo(start, { tasks: { hooks: { beforeWrite } } });
+    const cases: Array<[string, string, Json, number, Json]> = [
+      ['POST', '/tasks', { _id: 't9', title: 'new' }, 201, { _id: 't9', title: 'NEW', by: 'create' }],
+      ['PUT', '/tasks/t2', { title: 'put' }, 200, { _id: 't2', title: 'PUT', by: 'update' }],
+      ['PATCH', '/tasks/t1', { title: 'patch' }, 200, { ...T1, title: 'PATCH', by: 'update' }],
+    ];
+    for (const [method, path, body, status, expected] of cases) {
+      const reply = await api.request(method, path, { body });
+      expect({ method, status: reply.status, json: reply.json }).toEqual({ method, status, json: expected });
+      expect(await api.db.collection('tasks').findOne({ _id: expected._id })).toEqual(expected);
+    }
+  });
+
+  it('sees a PATCH as its $set (dotted keys kept) and the stored document as previous on PUT', async () => {
+    const seen: Json[] = [];
+    const beforeWrite = (ctx: Json) => {
+      seen.push([ctx.method, { ...ctx.body }, ctx.previous?._id ?? null]);
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeWrite } } });
+    await api.request('POST', '/tasks', { body: { _id: 't9', title: 'x' } });
+    await api.request('PUT', '/tasks/t2', { body: { title: 'y' } });
+    await api.request('PATCH', '/tasks/t1', { body: { 'meta.tag': 'red' } });
+    expect(seen).toEqual([
+      ['POST', { _id: 't9', title: 'x' }, null],
+      ['PUT', { title: 'y' }, 't2'],
+      ['PATCH', { 'meta.tag': 'red' }, null],
+    ]);
+    expect(await api.db.collection('tasks').findOne({ _id: 't1' })).toEqual({ ...T1, meta: { tag: 'red' } });
+  });
+
+  it.each([
+    ['POST', '/tasks', { status: 403 }, 403, 'forbidden'],
+    ['PUT', '/tasks/t1', { status: 403 }, 403, 'forbidden'],
+    ['PATCH', '/tasks/t1', { status: 403 }, 403, 'forbidden'],
+    ['POST', '/tasks', { status: 422, code: 'title_taken' }, 422, 'title_taken'],
+    ['PUT', '/tasks/t1', { status: 422, code: 'title_taken' }, 422, 'title_taken'],
+    ['PATCH', '/tasks/t1', { status: 422, code: 'title_taken' }, 422, 'title_taken'],
+    ['POST', '/tasks', { status: 422 }, 422, 'unprocessable'],
+    ['POST', '/tasks', { status: 409, code: 'Not Snake Case' }, 409, 'conflict'],
+    ['POST', '/tasks', { status: 302 }, 500, 'internal'],
+    ['POST', '/tasks', {}, 500, 'internal'],
+  ])('%s %s refused with %o answers %i %s and stores nothing', async (method, path, thrown, status, code) => {
+    const beforeWrite = () => {
+      throw refusal(thrown);
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeWrite } } });
+    const before = await storedTasks(api);
+    const reply = await api.request(method, path, { body: { _id: 't1', title: 'x' } });
+    expectProblem(reply, status, code);
+    expect(reply.json.detail === 'Not today, the hook said.').toBe(status < 500);
+    expect(await storedTasks(api)).toEqual(before);
+  });
+}
+
+/** Reshapes each document to `{ _id, label }`. */
+const label = (ctx: Json, docs: Json[]) =>
+  docs.map((doc) => ({ _id: doc._id, label: `${ctx.resource.name}: ${doc.title ?? doc.name}` }));
+
+function afterReadTests(start: Start): void {
+  const t1 = { _id: 't1', label: 'tasks: Buy milk' };
+  const t2 = { _id: 't2', label: 'tasks: Fix tap' };
+  it.each([
+    ['a list', 'tasks', 'GET', '/tasks?list_id=1', undefined, (j: Json) => j, [t1, t2]],
+    ['a single document', 'tasks', 'GET', '/tasks/t1', undefined, (j: Json) => j, t1],
+    ['a nested route', 'tasks', 'GET', '/lists/1/tasks', undefined, (j: Json) => j, [t1, t2]],
+    [
+      'a POST answer',
+      'tasks',
+      'POST',
+      '/tasks',
+      { _id: 't9', title: 'New' },
+      (j: Json) => j,
+      { _id: 't9', label: 'tasks: New' },
+    ],
+    [
+      'a PUT answer',
+      'tasks',
+      'PUT',
+      '/tasks/t1',
+      { title: 'Put' },
+      (j: Json) => j,
+      { _id: 't1', label: 'tasks: Put' },
+    ],
+    [
+      'a PATCH answer',
+      'tasks',
+      'PATCH',
+      '/tasks/t1',
+      { title: 'Patched' },
+      (j: Json) => j,
+      { _id: 't1', label: 'tasks: Patched' },
+    ],
+    ['$populate', 'tasks', 'GET', '/lists/1?$populate=tasks', undefined, (j: Json) => j.tasks, [t1, t2]],
+    [
+      '$fill',
+      'lists',
+      'GET',
+      '/tasks/t3?$fill=lists',
+      undefined,
+      (j: Json) => j.lists,
+      [{ _id: 2, label: 'lists: Work' }],
+    ],
+  ])('reshapes the documents of %s', async (_what, resource, method, path, body, pick, expected) => {
+    const api = await todo(start, { [resource]: { hooks: { afterRead: label } } });
+    const reply = await api.request(method, path, { body });
+    expect(reply.status, reply.text).toBeLessThan(300);
+    expect(pick(reply.json)).toEqual(expected);
+  });
+
+  it('leaves the stored documents as they are', async () => {
+    const api = await todo(start, { tasks: { hooks: { afterRead: label } } });
+    await api.request('PATCH', '/tasks/t1', { body: { title: 'Oat milk' } });
+    expect(await api.db.collection('tasks').findOne({ _id: 't1' })).toEqual({ ...T1, title: 'Oat milk' });
+  });
+
+  it.each([
+    ['one document fewer', '/tasks', (_ctx: Json, docs: Json[]) => docs.slice(1)],
+    ['one document more', '/tasks/t1', (_ctx: Json, docs: Json[]) => [...docs, ...docs]],
+    ['no array', '/lists/1/tasks', () => ({ _id: 't1' })],
+    [
+      'one document fewer through $populate',
+      '/lists?$populate=tasks',
+      (_ctx: Json, docs: Json[]) => docs.slice(1),
+    ],
+  ])('answers 500 internal, logged, when it returns %s', async (_what, path, afterRead) => {
+    const logged: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
+    const api = await todo(start, { tasks: { hooks: { afterRead } } }, { config: { logger } });
+    const reply = await api.get(path);
+    expectProblem(reply, 500, 'internal');
+    expect(reply.text).not.toContain('afterRead');
+    expect(String(logged)).toContain('hooks.afterRead must return one document per document');
+  });
+}
+
+function hiddenTests(start: Start): void {
+  const hidden = { tasks: { hidden: ['secret'] }, lists: { hidden: ['secret'] } };
+  it.each([
+    ['GET', '/tasks', undefined, 'Book room'],
+    ['GET', '/tasks/t1', undefined, 'Buy milk'],
+    ['GET', '/tasks?$select=secret,title', undefined, 'Buy milk'],
+    ['GET', '/lists/1/tasks', undefined, 'Fix tap'],
+    ['GET', '/lists?$populate=tasks', undefined, 'Send report'],
+    ['GET', '/lists/2?$populate=tasks', undefined, 'Send report'],
+    ['GET', '/tasks?$fill=lists', undefined, 'Work'],
+    ['POST', '/tasks', { _id: 't9', title: 'New', secret: 'hush-new' }, 'New'],
+    ['PUT', '/tasks/t1', { title: 'Put', secret: 'hush-put' }, 'Put'],
+    ['PATCH', '/tasks/t1', { title: 'Patched', secret: 'hush-patch' }, 'Patched'],
+  ])('never answers the hidden field: %s %s', async (method, path, body, shown) => {
+    const api = await todo(start, hidden);
+    const reply = await api.request(method, path, { body });
+    expect(reply.status, reply.text).toBeLessThan(300);
+    expect(reply.text).toContain(shown);
+    expect(reply.text).not.toMatch(/secret|hush/);
+  });
+
+  it('still stores a hidden field a write sets', async () => {
+    const api = await todo(start, hidden);
+    await api.post('/tasks', { _id: 't9', title: 'New', secret: 'hush-new' });
+    expect(await api.db.collection('tasks').findOne({ _id: 't9' })).toEqual({
+      _id: 't9',
+      title: 'New',
+      secret: 'hush-new',
+    });
+  });
+
+  it.each([
+    '/tasks?secret=hush-t1',
+    '/tasks?secret:ne=x',
+    '/tasks?secret.part=x',
+    `/tasks?$query=${encodeURIComponent('{"$or":[{"secret":"hush-t1"}]}')}`,
+    `/tasks?$query=${encodeURIComponent('{"$and":[{"done":true},{"$nor":[{"secret":"x"}]}]}')}`,
+    '/tasks?$sort=secret',
+    '/tasks?$sort=-secret',
+    '/tasks?$count=1&secret=hush-t1',
+    '/lists/1/tasks?secret=hush-t1',
+    '/lists?$populate=tasks&secret=hush-l1',
+  ])('answers 400 invalid_query to a filter or $sort on it: %s', async (path) => {
+    const api = await todo(start, hidden);
+    const reply = await api.get(path);
+    expectProblem(reply, 400, 'invalid_query');
+    expect(reply.json.detail).toContain('hidden');
+  });
+}
+
+const TASK_SCHEMA = {
+  type: 'object',
+  required: ['title'],
+  properties: {
+    title: { type: 'string', minLength: 1 },
+    done: { type: 'boolean' },
+    list_id: { type: 'integer' },
+  },
+  additionalProperties: false,
+};
+const VALID = [
+  { _id: 't1', title: 'Buy milk', done: false, list_id: 1 },
+  { _id: 'bare', done: false },
+];
+const required = (field: string) => ({ field, message: `must have required property '${field}'` });
+
+function schemaTests(start: Start): void {
+  const schema = { tasks: { schema: TASK_SCHEMA } };
+  it.each([
+    ['POST', '/tasks', { done: 'no' }, [required('title'), { field: 'done', message: 'must be boolean' }]],
+    [
+      'POST',
+      '/tasks',
+      { title: 'x', colour: 'red' },
+      [{ field: 'colour', message: 'must NOT have additional properties' }],
+    ],
+    ['PUT', '/tasks/t1', { title: 7 }, [{ field: 'title', message: 'must be string' }]],
+    ['PUT', '/tasks/t1', { done: true }, [required('title')]],
+    ['PATCH', '/tasks/bare', { done: true }, [required('title')]],
+    [
+      'PATCH',
+      '/tasks/t1',
+      { title: '' },
+      [{ field: 'title', message: 'must NOT have fewer than 1 characters' }],
+    ],
+    [
+      'PATCH',
+      '/tasks/t1',
+      { done: 'yes', list_id: 1.5 },
+      [
+        { field: 'done', message: 'must be boolean' },
+        { field: 'list_id', message: 'must be integer' },
+      ],
+    ],
+    [
+      'PATCH',
+      '/tasks/t1',
+      { 'meta.tag': 'red' },
+      [{ field: 'meta', message: 'must NOT have additional properties' }],
+    ],
+  ])(
+    '%s %s %j answers 400 invalid_body naming each field, storing nothing',
+    async (method, path, body, errors) => {
+      const api = await todo(start, schema, { tasks: VALID });
+      const reply = await api.request(method, path, { body });
+      expectProblem(reply, 400, 'invalid_body');
+      expect(reply.json.errors).toEqual(errors);
+      expect(await storedTasks(api)).toEqual([VALID[1], VALID[0]]);
+    },
+  );
+
+  it.each([
+    ['POST', '/tasks', { _id: 't9', title: 'New' }, 201],
+    ['PUT', '/tasks/t1', { _id: 't1', title: 'Put', done: true }, 200],
+    ['PATCH', '/tasks/bare', { title: 'Titled at last' }, 200],
+  ])(
+    '%s %s %j passes: _id is left out of validation, a PATCH is checked merged',
+    async (method, path, body, status) => {
+      const api = await todo(start, schema, { tasks: VALID });
+      const reply = await api.request(method, path, { body });
+      expect(reply.status, reply.text).toBe(status);
+    },
+  );
+
+  it('leaves the timestamps out of validation when they are on', async () => {
+    const api = await todo(start, { tasks: { schema: TASK_SCHEMA, timestamps: true } }, { tasks: VALID });
+    expect((await api.post('/tasks', { title: 'New' })).status).toBe(201);
+    const patched = await api.request('PATCH', '/tasks/t1', { body: { done: true } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json.updatedAt).toEqual(expect.any(String));
+  });
+
+  it('validates the body beforeWrite made', async () => {
+    const beforeWrite = (ctx: Json) => ({ title: 'Untitled', ...ctx.body });
+    const api = await todo(start, { tasks: { schema: TASK_SCHEMA, hooks: { beforeWrite } } });
+    expect((await api.post('/tasks', { _id: 't9' })).json).toEqual({ _id: 't9', title: 'Untitled' });
+  });
+}
