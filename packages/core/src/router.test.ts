@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PUBLIC_ACCESS } from './access/rules';
 import type { ResolvedResource } from './resources';
 import { matchRoute } from './router';
 
@@ -9,8 +10,18 @@ const notes: ResolvedResource = {
   search: [],
   geo: [],
   declared: true,
+  access: PUBLIC_ACCESS,
+  hidden: [],
+  managed: [],
+  hooks: {},
+  validate: undefined,
 };
-const open = { resources: new Map([['notes', notes]]), restrict: false, timestamps: false };
+const open = {
+  resources: new Map([['notes', notes]]),
+  restrict: false,
+  timestamps: false,
+  defaultAccess: PUBLIC_ACCESS,
+};
 const restricted = { ...open, restrict: true };
 
 describe('matchRoute', () => {
