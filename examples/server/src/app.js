@@ -22,9 +22,20 @@ export function readSettings(env) {
 }
 
 /**
- * Builds the example application: every resource open, json-server style, and passwordless
- * login (magic code and magic link) on the `user` resource. Mail goes through `SMTP_URL`, or is
- * printed to stdout when it is unset; `STORE_SECRET` keys the hashes (random per process when unset).
+ * Who may do what (contract section 7): `notes` and their `comments` (children by `note_id`) are
+ * `"owner"` resources: a signed-in user reads, counts, populates and changes only the documents
+ * whose `user_id` is their own, set from the session on create. Any other resource stays open.
+ */
+const RESOURCES = {
+  notes: { access: 'owner' },
+  comments: { access: 'owner' },
+};
+
+/**
+ * Builds the example application: `notes` and `comments` private to their owner, every other
+ * resource open, json-server style, and passwordless login (magic code and magic link) on the
+ * `user` resource. Mail goes through `SMTP_URL`, or is printed to stdout when it is unset;
+ * `STORE_SECRET` keys the hashes (random per process when unset).
  * @param {ReturnType<typeof readSettings>} settings
  * @param {string} baseUrl the public address, used in `Location` headers and in links in mail
  */
@@ -37,6 +48,7 @@ export function createExampleApp(settings, baseUrl) {
     baseUrl,
     secret: settings.secret,
     resources: {
+      ...RESOURCES,
       user: { auth: { magicCode: strategy, magicLink: strategy, mailer: settings.smtpUrl ?? null } },
     },
   });

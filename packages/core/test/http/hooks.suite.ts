@@ -281,7 +281,7 @@ function afterReadTests(start: Start): void {
   it.each([
     ['one document fewer', '/tasks', (_ctx: Json, docs: Json[]) => docs.slice(1)],
     ['one document more', '/tasks/t1', (_ctx: Json, docs: Json[]) => [...docs, ...docs]],
-    ['no array', '/lists/1/tasks', () => ({ _id: 't1' })],
+    ['no array', '/lists/1/tasks', (): Json => ({ _id: 't1' })],
     [
       'one document fewer through $populate',
       '/lists?$populate=tasks',
