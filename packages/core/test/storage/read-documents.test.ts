@@ -1,7 +1,9 @@
 /**
- * `readDocuments()` pages without mingo's cursor when there is neither sort nor projection:
- * the same documents, in the same order, as the cursor gave, and still fresh copies.
+ * `readDocuments()` pages without mingo's cursor when it can (no projection; a sort on keys
+ * holding only strings or only numbers): the same documents, in the same order, as the
+ * cursor gave, and still fresh copies.
  */
+import { ObjectId } from 'bson';
 import { find as mingoFind } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../src/storage/embedded/read-documents';
@@ -10,8 +12,15 @@ import type { Document } from '../../src/storage/types';
 const DOCS: Document[] = Array.from({ length: 7 }, (_, i) => ({ _id: `d${i}`, n: i % 3, nested: { i } }));
 
 /** What the cursor answered for the same options (the previous implementation). */
-function throughCursor(skip: number, limit: number, projection: Document | undefined): Document[] {
-  const cursor = mingoFind(DOCS, {}, projection ?? {}, { scriptEnabled: false });
+function throughCursor(
+  skip: number,
+  limit: number,
+  projection: Document | undefined,
+  sort?: Record<string, 1 | -1>,
+  docs: Document[] = DOCS,
+): Document[] {
+  const cursor = mingoFind(docs, {}, projection ?? {}, { scriptEnabled: false });
+  if (sort) cursor.sort(sort);
   if (skip > 0) cursor.skip(skip);
   if (limit !== 0) cursor.limit(Math.abs(limit));
   return cursor.all();
@@ -41,5 +50,64 @@ describe('readDocuments without sort or projection', () => {
     ['a fractional limit', { limit: 1.5 }],
   ])('still rejects %s', (_title, options) => {
     expect(() => readDocuments(DOCS, undefined, options)).toThrow(/must be/);
+  });
+});
+
+/** A small seeded PRNG (mulberry32), so every run sorts the same documents. */
+function prng(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('readDocuments with a sort', () => {
+  const random = prng(7);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const NUMBERS = [3, 1, 2, -0, 0, 1.5, -4];
+  const STRINGS = ['b', 'a', 'B', '', 'é', 'a0', '10', '9'];
+  const OTHERS = [
+    null,
+    undefined,
+    Number.NaN,
+    [1, 2],
+    new Date(5),
+    new ObjectId('0123456789abcdef01234567'),
+    true,
+  ];
+  const column = (): (() => unknown) => {
+    const roll = random();
+    if (roll < 0.35) return () => pick(NUMBERS);
+    if (roll < 0.7) return () => pick(STRINGS);
+    if (roll < 0.85) return () => (random() < 0.8 ? pick(STRINGS) : pick(OTHERS));
+    return () => (random() < 0.8 ? pick(NUMBERS) : pick(OTHERS));
+  };
+  const cases = Array.from({ length: 600 }, (_, i) => {
+    const [a, b] = [column(), column()];
+    const docs = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, j) => ({
+      _id: `${i}-${j}`,
+      a: a(),
+      b: b(),
+    }));
+    const sort: Record<string, 1 | -1> =
+      random() < 0.5 ? { a: pick([1, -1]) } : { a: pick([1, -1]), b: pick([1, -1]) };
+    const projection = random() < 0.2 ? { a: 1 } : undefined;
+    return { docs, sort, projection, skip: pick([0, 0, 2]), limit: pick([0, 3, -2]) };
+  });
+
+  it("orders 600 generated pages exactly as mingo's cursor did, mixed and odd values included", () => {
+    for (const { docs, sort, projection, skip, limit } of cases) {
+      const expected = throughCursor(skip, limit, projection, sort, docs);
+      expect({ sort, docs, page: readDocuments(docs, undefined, { sort, skip, limit, projection }) }).toEqual(
+        {
+          sort,
+          docs,
+          page: expected,
+        },
+      );
+    }
   });
 });

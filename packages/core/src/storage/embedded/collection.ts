@@ -82,13 +82,12 @@ export class EmbeddedCollection implements StoreCollection {
   #candidates(filter: Document): Iterable<Entry> {
     const keys = candidateKeys(filter, this.#lookup);
     if (!keys) return this.#docs.entries();
-    const entries: Entry[] = [];
+    const found: Array<{ entry: Entry; at: number }> = [];
     for (const key of keys) {
       const doc = this.#docs.get(key);
-      if (doc) entries.push([key, doc]);
+      if (doc) found.push({ entry: [key, doc], at: this.#order.get(key) ?? 0 });
     }
-    const order = this.#order;
-    return entries.sort(([a], [b]) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    return found.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
   }
 
   *#matches(filter: Document, compiled: CompiledFilter): Generator<Entry> {

@@ -1,9 +1,13 @@
-/** Sort, skip, limit and projection for `find` on the embedded engine (mingo's cursor when it has a sort or projection). */
+/**
+ * Sort, skip, limit and projection for `find` on the embedded engine: mingo's cursor only for
+ * what needs it (a projection, or a sort {@link sortSimply} leaves to mingo).
+ */
 import { find as mingoFind } from 'mingo';
 import type { Document, FindOptions } from '../types';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { distanceToField } from './geo-operators';
+import { sortSimply } from './sort-documents';
 import { cloneValue, isPlainObject } from './values';
 
 function checkCount(name: string, value: unknown): number | undefined {
@@ -18,6 +22,23 @@ function checkSort(sort: unknown): Record<string, 1 | -1> | undefined {
     throw new EmbeddedDbError('BadValue', 'sort must map field names to 1 or -1');
   }
   return Object.keys(sort).length > 0 ? (sort as Record<string, 1 | -1>) : undefined;
+}
+
+/** What the page asks of mingo's cursor. */
+interface CursorSteps {
+  sort?: Record<string, 1 | -1> | undefined;
+  skip?: number;
+  limit?: number;
+  projection: Document | undefined;
+}
+
+/** mingo's cursor: sort, then skip, then limit, then projection, whatever the order of the calls. */
+function throughCursor(docs: Document[], { sort, skip = 0, limit = 0, projection }: CursorSteps): Document[] {
+  const cursor = mingoFind(docs, {}, projection ?? {}, { scriptEnabled: false });
+  if (sort) cursor.sort(sort);
+  if (skip > 0) cursor.skip(skip);
+  if (limit !== 0) cursor.limit(Math.abs(limit));
+  return cursor.all().map(cloneValue);
 }
 
 function nearestFirst(docs: Document[], near: NonNullable<CompiledFilter['near']>): Document[] {
@@ -43,17 +64,12 @@ export function readDocuments(
   if (options.projection !== undefined && !isPlainObject(options.projection)) {
     throw new EmbeddedDbError('BadValue', 'projection must be an object');
   }
-  const ordered = !sort && near ? nearestFirst(matches, near) : matches;
   const projection = options.projection;
-  if (!sort && (projection === undefined || Object.keys(projection).length === 0)) {
-    // Nothing for mingo's cursor to do: the page is a slice.
-    return ordered.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit)).map(cloneValue);
-  }
   return asBadValue('find options', () => {
-    const cursor = mingoFind(ordered, {}, options.projection ?? {}, { scriptEnabled: false });
-    if (sort) cursor.sort(sort);
-    if (skip > 0) cursor.skip(skip);
-    if (limit !== 0) cursor.limit(Math.abs(limit));
-    return cursor.all().map(cloneValue);
+    const sorted = sort ? sortSimply(matches, sort) : near ? nearestFirst(matches, near) : matches;
+    if (!sorted) return throughCursor(matches, { sort, skip, limit, projection });
+    const page = sorted.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit));
+    const projects = projection !== undefined && Object.keys(projection).length > 0;
+    return projects ? throughCursor(page, { projection }) : page.map(cloneValue);
   });
 }
