@@ -8,6 +8,7 @@ import { Context } from 'mingo';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
 import type { Document } from '../types';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
@@ -83,12 +84,17 @@ function locateNear(filter: Document, indexes: CollectionIndexes): CompiledFilte
   return { field: first.field, point: parseNearSphere(first.operand).point };
 }
 
-/** One operator context per collection: building one registers every mingo operator (costly). */
-const contexts = new WeakMap<CollectionIndexes, Context>();
+/** Internal operator through which mingo hands over its compute options (see `compileOptions()`). */
+const CAPTURE_OPERATOR = '$__embeddedOptions';
 
-function operatorContext(indexes: CollectionIndexes): Context {
-  const cached = contexts.get(indexes);
-  if (cached) return cached;
+/** What a collection's filters compile with: built once per collection (registering every operator is costly). */
+interface Compiling {
+  context: Context;
+  options: Partial<Options>;
+}
+const compilings = new WeakMap<CollectionIndexes, Compiling>();
+
+function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Context {
   const text: FieldOperator = (_field, operand) => {
     const fields = indexes.textFields();
     if (!fields) throw new EmbeddedDbError('IndexNotFound', 'text index required for $text query');
@@ -103,14 +109,35 @@ function operatorContext(indexes: CollectionIndexes): Context {
     $in,
     $nin,
     [TEXT_OPERATOR]: text,
+    [CAPTURE_OPERATOR]: capture,
   };
   // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
-  const context = Context.init({
+  return Context.init({
     query: { ...queryOperators, ...operators } as unknown as QueryOps,
     expression: expressionOperators as unknown as ExpressionOps,
   });
-  contexts.set(indexes, context);
-  return context;
+}
+
+/**
+ * The context and options of a collection's filters. Given plain options, mingo copies the
+ * whole operator context into every `Query`; given its own compute-options instance, it reuses
+ * it as is (`ComputeOptions.init`). That instance is what mingo passes to operators, so it is
+ * caught once, by compiling a query on an internal operator that refuses any later use.
+ */
+function compiling(indexes: CollectionIndexes): Compiling {
+  const cached = compilings.get(indexes);
+  if (cached) return cached;
+  let caught: Partial<Options> | undefined;
+  const capture: QueryOperator = (_field, _operand, options) => {
+    if (caught) throw new EmbeddedDbError('BadValue', `unknown operator: ${CAPTURE_OPERATOR}`);
+    caught = options as Partial<Options>;
+    return () => true;
+  };
+  const context = operatorContext(indexes, capture);
+  new Query({ _id: { [CAPTURE_OPERATOR]: 1 } }, { context, scriptEnabled: false });
+  const made = { context, options: caught ?? { context, scriptEnabled: false } };
+  compilings.set(indexes, made);
+  return made;
 }
 
 /** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
@@ -118,7 +145,7 @@ export function compileFilter(filter: unknown, indexes: CollectionIndexes): Comp
   if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
   const near = locateNear(filter, indexes);
   const condition = rewriteText(filter);
-  const context = operatorContext(indexes);
-  const query = asBadValue('filter', () => new Query(condition, { context, scriptEnabled: false }));
+  const { context, options } = compiling(indexes);
+  const query = asBadValue('filter', () => new Query(condition, options));
   return { test: (doc) => asBadValue('filter', () => query.test(doc)), near, condition, context };
 }
