@@ -22,15 +22,13 @@ export const ROUTES = {
   children: { GET: listChildren, HEAD: listChildren },
 } satisfies Record<RouteKind, Record<string, RouteHandler>>;
 
-/** The handler for a method on a kind of path; 405 `method_not_allowed` with `Allow` otherwise. */
+/** The handler for a method on a kind of path; throws 405 `method_not_allowed` with `Allow` otherwise (before any access rule runs). */
 export function routeFor(kind: RouteKind, method: string): RouteHandler {
   const methods: Record<string, RouteHandler> = ROUTES[kind];
   const upper = method.toUpperCase();
   if (Object.hasOwn(methods, upper)) return methods[upper] as RouteHandler;
   const allow = Object.keys(methods).join(', ');
-  return () => {
-    throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
-      headers: { allow },
-    });
-  };
+  throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
+    headers: { allow },
+  });
 }

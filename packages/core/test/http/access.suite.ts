@@ -98,6 +98,12 @@ function ruleTable(start: Start): void {
     expectProblem(await access.send(caller, 'GET', `/${resource}`), status, code);
   });
 
+  it('answers a method the path does not take with 405 before any rule, even without a session', async () => {
+    const access = await startAccess(start);
+    expectProblem(await access.send('anonymous', 'POST', '/notes/a1'), 405, 'method_not_allowed');
+    expectProblem(await access.send('anonymous', 'DELETE', '/vault'), 405, 'method_not_allowed');
+  });
+
   it('changes nothing it refuses: other users documents survive PUT, PATCH and DELETE attempts', async () => {
     const access = await startAccess(start);
     const before = await access.api.db
