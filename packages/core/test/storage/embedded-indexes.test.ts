@@ -141,3 +141,24 @@ describe('indexes through writes', () => {
     expect(await indexed.countDocuments({})).toBeGreaterThan(0);
   });
 });
+
+describe('candidates found by an index, then sorted', () => {
+  it.each([
+    ['string ids', ['c', 'a', 'b']],
+    ['sub-document ids that tie in the sort', [{ a: 0 }, { a: 1, b: 2 }, { b: 2, a: 1 }]],
+  ])('come out like a scan for %s', async (_title, docIds) => {
+    const db = createEmbeddedDb();
+    const [indexed, plain] = [db.collection('indexed'), db.collection('plain')];
+    await indexed.createIndex({ r: 1 });
+    for (const collection of [indexed, plain])
+      for (const [i, _id] of [...docIds].reverse().entries())
+        await collection.insertOne({ _id, r: (i % 2) + 1 });
+    for (const sort of [{ _id: 1 }, { _id: -1 }, { r: 1, _id: 1 }] as const) {
+      const [fromIndex, fromScan] = await Promise.all(
+        [indexed, plain].map((collection) => collection.find({ r: { $in: [2, 1] } }, { sort }).toArray()),
+      );
+      expect(fromIndex).toEqual(fromScan);
+      expect(fromIndex).toHaveLength(docIds.length);
+    }
+  });
+});

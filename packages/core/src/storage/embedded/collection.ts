@@ -19,7 +19,7 @@ import { candidateKeys, type FieldLookup } from './id-lookup';
 import { CollectionIndexes } from './indexes';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
-import { bsonBytes, cloneValue, idKey, isPlainObject, toStored } from './values';
+import { bsonBytes, cloneValue, idKey, isObjectId, isPlainObject, toStored } from './values';
 
 /** Shared by a database and its collections. */
 export interface EngineState {
@@ -27,6 +27,12 @@ export interface EngineState {
 }
 
 type Entry = [key: string, doc: Document];
+/** How candidates found by key must be ordered (see `#candidates`). */
+type CandidateOrder = 'insertion' | 'sortedById' | 'any';
+
+/** `_id` kinds no two distinct values of which compare equal in mingo's sort. */
+const isTotalId = (id: unknown): boolean =>
+  typeof id === 'string' || typeof id === 'number' || id instanceof Date || isObjectId(id);
 
 function namespaceProblem(name: string): string | undefined {
   if (typeof name !== 'string' || name === '' || name.length > 200) return 'must be 1 to 200 characters';
@@ -78,20 +84,36 @@ export class EmbeddedCollection implements StoreCollection {
     }
   }
 
-  /** The documents that can match `filter` (by `_id` or an index when it pins one), in insertion order. */
-  #candidates(filter: Document): Iterable<Entry> {
+  /**
+   * The documents that can match `filter` (by `_id` or an index when it pins one), in insertion
+   * order unless `order` says it does not matter: `any` (a count), or `sortedById` (a sort
+   * with an `_id` key orders them anyway, unless an `_id` is a sub-document or other value two
+   * of which can tie in mingo's sort).
+   */
+  #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
     const keys = candidateKeys(filter, this.#lookup);
     if (!keys) return this.#docs.entries();
-    const found: Array<{ entry: Entry; at: number }> = [];
+    const found: Entry[] = [];
     for (const key of keys) {
       const doc = this.#docs.get(key);
-      if (doc) found.push({ entry: [key, doc], at: this.#order.get(key) ?? 0 });
+      if (doc) found.push([key, doc]);
     }
-    return found.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
+    if (order === 'any' || (order === 'sortedById' && found.every(([, doc]) => isTotalId(doc._id)))) {
+      return found;
+    }
+    const at = (key: string): number => this.#order.get(key) ?? 0;
+    return found
+      .map((entry) => ({ entry, at: at(entry[0]) }))
+      .sort((a, b) => a.at - b.at)
+      .map(({ entry }) => entry);
   }
 
-  *#matches(filter: Document, compiled: CompiledFilter): Generator<Entry> {
-    for (const entry of this.#candidates(filter)) if (compiled.test(entry[1])) yield entry;
+  *#matches(
+    filter: Document,
+    compiled: CompiledFilter,
+    order: CandidateOrder = 'insertion',
+  ): Generator<Entry> {
+    for (const entry of this.#candidates(filter, order)) if (compiled.test(entry[1])) yield entry;
   }
 
   #first(filter: Document): { compiled: CompiledFilter; found: Entry | undefined } {
@@ -138,7 +160,10 @@ export class EmbeddedCollection implements StoreCollection {
       toArray: async () => {
         this.#begin();
         const compiled = compileFilter(filter, this.#indexes);
-        const matches = [...this.#matches(filter, compiled)].map(([, doc]) => doc);
+        const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
+        const matches = [...this.#matches(filter, compiled, byId ? 'sortedById' : 'insertion')].map(
+          ([, doc]) => doc,
+        );
         return readDocuments(matches, compiled.near, options);
       },
     };
@@ -159,7 +184,7 @@ export class EmbeddedCollection implements StoreCollection {
       );
     }
     let count = 0;
-    for (const _ of this.#matches(filter, compiled)) count += 1;
+    for (const _ of this.#matches(filter, compiled, 'any')) count += 1;
     return count;
   }
 

@@ -66,7 +66,11 @@ export function readDocuments(
   }
   const projection = options.projection;
   return asBadValue('find options', () => {
-    const sorted = sort ? sortSimply(matches, sort) : near ? nearestFirst(matches, near) : matches;
+    const sorted = sort
+      ? sortSimply(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit))
+      : near
+        ? nearestFirst(matches, near)
+        : matches;
     if (!sorted) return throughCursor(matches, { sort, skip, limit, projection });
     const page = sorted.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit));
     const projects = projection !== undefined && Object.keys(projection).length > 0;

@@ -22,24 +22,53 @@ function columnOf(docs: readonly Document[], field: string): Column | undefined 
   return column.every(isOrderedNumber) ? (column as number[]) : undefined;
 }
 
-/** `docs` sorted by `sort` exactly as mingo's cursor would, or undefined when mingo must sort them. */
+/** The `count` first positions in `order`, without sorting the rest: a sorted buffer, binary insertion. */
+function firstPositions(length: number, count: number, order: (a: number, b: number) => number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < length; i++) {
+    if (best.length === count && order(i, best[count - 1] as number) > 0) continue;
+    let [low, high] = [0, best.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (order(best[middle] as number, i) < 0) low = middle + 1;
+      else high = middle;
+    }
+    best.splice(low, 0, i);
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
+
+/** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
+const SELECT_AT_MOST = 256;
+
+/**
+ * `docs` sorted by `sort` exactly as mingo's cursor would (only the first `count` when given),
+ * or undefined when mingo must sort them.
+ */
 export function sortSimply(
   docs: readonly Document[],
   sort: Readonly<Record<string, 1 | -1>>,
+  count?: number,
 ): Document[] | undefined {
-  const keys: Array<{ column: Column; direction: number }> = [];
+  const columns: Column[] = [];
+  const directions: number[] = [];
   for (const [field, direction] of Object.entries(sort)) {
     const column = columnOf(docs, field);
     if (!column) return undefined;
-    keys.push({ column, direction });
+    columns.push(column);
+    directions.push(direction);
   }
-  const positions = docs.map((_, i) => i);
-  positions.sort((a, b) => {
-    for (const { column, direction } of keys) {
-      const [x, y] = [column[a] as string | number, column[b] as string | number];
-      if (x !== y) return x < y ? -direction : direction;
+  const order = (a: number, b: number): number => {
+    for (let k = 0; k < columns.length; k++) {
+      const column = columns[k] as Column;
+      const x = column[a] as string | number;
+      const y = column[b] as string | number;
+      if (x !== y) return x < y ? -(directions[k] as number) : (directions[k] as number);
     }
     return a - b;
-  });
+  };
+  const selects = count !== undefined && count <= SELECT_AT_MOST && count < docs.length / 4;
+  const positions = selects ? firstPositions(docs.length, count, order) : docs.map((_, i) => i).sort(order);
   return positions.map((i) => docs[i] as Document);
 }

@@ -48,6 +48,7 @@ export function setOwn(target: Document, key: string, value: unknown): void {
 export function cloneValue<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(cloneValue) as T;
+  if (Object.getPrototypeOf(value) === Object.prototype) return clonePlain(value as Document) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (value instanceof RegExp) return new RegExp(value.source, value.flags) as T;
   if (isObjectId(value)) return new ObjectId(value.toHexString()) as T;
@@ -55,6 +56,17 @@ export function cloneValue<T>(value: T): T {
   const copy: Document = {};
   for (const [key, inner] of Object.entries(value)) setOwn(copy, key, cloneValue(inner));
   return copy as T;
+}
+
+/** A copy of a plain stored object (the common case of {@link cloneValue}, kept allocation-light). */
+function clonePlain(value: Document): Document {
+  const copy: Document = {};
+  for (const key of Object.keys(value)) {
+    const inner = cloneValue(value[key]);
+    if (key === '__proto__') setOwn(copy, key, inner);
+    else copy[key] = inner;
+  }
+  return copy;
 }
 
 /**
