@@ -11,6 +11,7 @@ import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import type { Document } from '../types';
 import { asBadValue, EmbeddedDbError } from './errors';
+import { fastFilter } from './fast-filter';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
 import type { Point } from './geo-types';
 import { $in, $nin, type QueryOperator } from './in-operator';
@@ -143,9 +144,17 @@ function compiling(indexes: CollectionIndexes): Compiling {
 /** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
 export function compileFilter(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
   if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
+  const { context, options } = compiling(indexes);
+  const fast = fastFilter(filter);
+  if (fast)
+    return {
+      test: (doc) => asBadValue('filter', () => fast(doc)),
+      near: undefined,
+      condition: filter,
+      context,
+    };
   const near = locateNear(filter, indexes);
   const condition = rewriteText(filter);
-  const { context, options } = compiling(indexes);
   const query = asBadValue('filter', () => new Query(condition, options));
   return { test: (doc) => asBadValue('filter', () => query.test(doc)), near, condition, context };
 }
