@@ -92,8 +92,13 @@ describe('readDocuments with a sort', () => {
       a: a(),
       b: b(),
     }));
-    const sort: Record<string, 1 | -1> =
-      random() < 0.5 ? { a: pick([1, -1]) } : { a: pick([1, -1]), b: pick([1, -1]) };
+    const sort: Record<string, 1 | -1> = pick([
+      { a: pick([1, -1]) },
+      { a: pick([1, -1]), b: pick([1, -1]) },
+      { _id: pick([1, -1]) },
+      { _id: pick([1, -1]), a: 1 },
+      { a: pick([1, -1]), _id: pick([1, -1]) },
+    ]);
     const projection = random() < 0.2 ? { a: 1 } : undefined;
     return { docs, sort, projection, skip: pick([0, 0, 2]), limit: pick([0, 3, -2]) };
   });

@@ -15,8 +15,8 @@ import type {
 import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import { EmbeddedDbError } from './errors';
-import { candidateKeys, type FieldLookup } from './id-lookup';
-import { CollectionIndexes } from './indexes';
+import { candidateKeys } from './id-lookup';
+import { CollectionIndexes, type KeyMemo } from './indexes';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
 import { bsonBytes, cloneValue, idKey, isObjectId, isPlainObject, toStored } from './values';
@@ -54,7 +54,6 @@ export class EmbeddedCollection implements StoreCollection {
   /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
   readonly #order = new Map<string, number>();
   #inserted = 0;
-  readonly #lookup: FieldLookup = (field, values) => this.#indexes.lookup(field, values);
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
 
@@ -91,7 +90,8 @@ export class EmbeddedCollection implements StoreCollection {
    * of which can tie in mingo's sort).
    */
   #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
-    const keys = candidateKeys(filter, this.#lookup);
+    const memo: KeyMemo = new Map();
+    const keys = candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo));
     if (!keys) return this.#docs.entries();
     const found: Entry[] = [];
     for (const key of keys) {

@@ -13,6 +13,15 @@ import { type InLookup, inLookup, inMatches } from './in-operator';
 import { isPlainObject } from './values';
 
 type Test = (doc: Document) => boolean;
+/** The `$in` lookups of one filter, by operand (`$or` clauses often share one list). */
+type LookupMemo = Map<unknown, InLookup | undefined>;
+
+function lookupOf(operand: unknown, memo: LookupMemo): InLookup | undefined {
+  if (memo.has(operand)) return memo.get(operand);
+  const lookup = inLookup(operand);
+  if (typeof operand === 'object' && operand !== null) memo.set(operand, lookup);
+  return lookup;
+}
 
 const RESOLVE = { unwrapArray: true } as const;
 const ALWAYS: Test = () => true;
@@ -26,23 +35,25 @@ function member(field: string, lookup: InLookup, negate: boolean): Test {
 
 /** Equality with a scalar, only on a top-level field (on a dotted path mingo's `$eq` also flattens arrays). */
 function equality(field: string, value: unknown): Test | undefined {
-  const lookup = field.includes('.') ? undefined : inLookup([value]);
-  return lookup && !(value instanceof RegExp) ? member(field, lookup, false) : undefined;
+  const lookup = field.includes('.') || value instanceof RegExp ? undefined : inLookup([value]);
+  return lookup && member(field, lookup, false);
 }
 
-const OPERATORS: Readonly<Record<string, (field: string, operand: unknown) => Test | undefined>> = {
-  $in: (field, operand) => {
-    const lookup = inLookup(operand);
+type OperatorTest = (field: string, operand: unknown, memo: LookupMemo) => Test | undefined;
+
+const OPERATORS: Readonly<Record<string, OperatorTest>> = {
+  $in: (field, operand, memo) => {
+    const lookup = lookupOf(operand, memo);
     return lookup && member(field, lookup, false);
   },
-  $nin: (field, operand) => {
-    const lookup = inLookup(operand);
+  $nin: (field, operand, memo) => {
+    const lookup = lookupOf(operand, memo);
     return lookup && member(field, lookup, true);
   },
   $eq: equality,
 };
 
-function fieldTests(field: string, condition: unknown): Test[] | undefined {
+function fieldTests(field: string, condition: unknown, memo: LookupMemo): Test[] | undefined {
   const operators = isPlainObject(condition) ? Object.keys(condition) : [];
   if (!operators.some((key) => key.startsWith('$'))) {
     const test = equality(field, condition);
@@ -51,7 +62,7 @@ function fieldTests(field: string, condition: unknown): Test[] | undefined {
   const tests: Test[] = [];
   for (const operator of operators) {
     const test = Object.hasOwn(OPERATORS, operator)
-      ? OPERATORS[operator]?.(field, (condition as Document)[operator])
+      ? OPERATORS[operator]?.(field, (condition as Document)[operator], memo)
       : undefined;
     if (!test) return undefined;
     tests.push(test);
@@ -59,11 +70,11 @@ function fieldTests(field: string, condition: unknown): Test[] | undefined {
   return tests;
 }
 
-function clauseTests(clauses: unknown): Test[] | undefined {
+function clauseTests(clauses: unknown, memo: LookupMemo): Test[] | undefined {
   if (!Array.isArray(clauses)) return undefined;
   const tests: Test[] = [];
   for (const clause of clauses) {
-    const test = fastFilter(clause);
+    const test = fastFilter(clause, memo);
     if (!test) return undefined;
     tests.push(test);
   }
@@ -78,16 +89,16 @@ const all =
   };
 
 /** A test of `filter` matching exactly what mingo's would, or undefined for a shape it leaves to mingo. */
-export function fastFilter(filter: unknown): Test | undefined {
+export function fastFilter(filter: unknown, memo: LookupMemo = new Map()): Test | undefined {
   if (!isPlainObject(filter)) return undefined;
   const tests: Test[] = [];
   for (const [key, condition] of Object.entries(filter)) {
     if (key === '$and' || key === '$or') {
-      const clauses = clauseTests(condition);
+      const clauses = clauseTests(condition, memo);
       if (!clauses) return undefined;
       tests.push(key === '$and' ? all(clauses) : (doc) => clauses.some((test) => test(doc)));
     } else {
-      const fields = key === '' || key.startsWith('$') ? undefined : fieldTests(key, condition);
+      const fields = key === '' || key.startsWith('$') ? undefined : fieldTests(key, condition, memo);
       if (!fields) return undefined;
       tests.push(...fields);
     }

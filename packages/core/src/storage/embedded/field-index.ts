@@ -60,11 +60,11 @@ export class FieldIndex {
     }
   }
 
-  /** Keys of the documents whose field holds any of `values` (all keyable), a fresh set. */
-  lookup(values: readonly unknown[]): Set<string> {
+  /** Keys of the documents filed under any of `keys` (index keys of `idKey()`), a fresh set. */
+  lookup(keys: readonly string[]): Set<string> {
     const found = new Set<string>();
-    for (const value of values) {
-      const holders = this.#entries.get(idKey(value));
+    for (const key of keys) {
+      const holders = this.#entries.get(key);
       if (holders) for (const docKey of holders) found.add(docKey);
     }
     return found;

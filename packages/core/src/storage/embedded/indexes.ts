@@ -9,7 +9,10 @@ import type { Document, IndexOptions, IndexSpec } from '../types';
 import { EmbeddedDbError } from './errors';
 import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
-import { isPlainObject } from './values';
+import { idKey, isPlainObject } from './values';
+
+/** Index keys of the value lists of one filter, by list. */
+export type KeyMemo = Map<readonly unknown[], string[] | undefined>;
 
 const KEY_KINDS: ReadonlySet<unknown> = new Set([1, -1, 'text', '2dsphere']);
 const MAX_TTL_SECONDS = 2_147_483_647;
@@ -91,10 +94,17 @@ export class CollectionIndexes {
   /**
    * Keys of the only documents whose `field` can equal one of `values` (`$in` / `$eq`), from
    * its single-field index; undefined without one, or when a value is not compared by key.
+   * `memo` keeps the index keys of each value list for one filter (`$or` clauses share lists).
    */
-  lookup(field: string, values: readonly unknown[]): Set<string> | undefined {
+  lookup(field: string, values: readonly unknown[], memo?: KeyMemo): Set<string> | undefined {
     const index = this.#fields.get(field);
-    return index && values.every(isIndexKeyable) ? index.lookup(values) : undefined;
+    if (!index) return undefined;
+    let keys = memo?.get(values);
+    if (keys === undefined && !memo?.has(values)) {
+      keys = values.every(isIndexKeyable) ? values.map(idKey) : undefined;
+      memo?.set(values, keys);
+    }
+    return keys && index.lookup(keys);
   }
 
   #reuse(existing: RecordedIndex, name: string, spec: IndexSpec, options: RecordedIndex['options']): string {

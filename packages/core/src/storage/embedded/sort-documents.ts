@@ -39,6 +39,21 @@ function firstPositions(length: number, count: number, order: (a: number, b: num
   return best;
 }
 
+/**
+ * Positions in the order of a first key whose strings are all distinct (an `_id`): sorted by the
+ * engine's native string sort (code units, like `<`), no comparator calls; later keys cannot
+ * matter. Undefined when the key is not distinct strings.
+ */
+function distinctStringOrder(column: Column, direction: number): number[] | undefined {
+  if (column.length < 2 || typeof column[0] !== 'string') return undefined;
+  const at = new Map<string, number>();
+  for (const [i, value] of (column as string[]).entries()) at.set(value, i);
+  if (at.size !== column.length) return undefined;
+  const sorted = (column as string[]).slice().sort();
+  if (direction === -1) sorted.reverse();
+  return sorted.map((value) => at.get(value) as number);
+}
+
 /** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
 const SELECT_AT_MOST = 256;
 
@@ -69,6 +84,9 @@ export function sortSimply(
     return a - b;
   };
   const selects = count !== undefined && count <= SELECT_AT_MOST && count < docs.length / 4;
-  const positions = selects ? firstPositions(docs.length, count, order) : docs.map((_, i) => i).sort(order);
+  const positions = selects
+    ? firstPositions(docs.length, count, order)
+    : (distinctStringOrder(columns[0] as Column, directions[0] as number) ??
+      docs.map((_, i) => i).sort(order));
   return positions.map((i) => docs[i] as Document);
 }
