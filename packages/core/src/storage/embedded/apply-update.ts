@@ -185,6 +185,11 @@ export function upsertSeed(filter: Document): Document {
 
 /** `doc` with `_id` first (as MongoDB stores it), generating an ObjectId like the driver when it is missing. */
 export function withIdFirst(doc: Document): Document {
+  for (const key in doc) {
+    // Already in order (the common case): returned as is, callers copy it (`toStored`, `cloneValue`).
+    if (key === '_id' && doc._id !== undefined && doc._id !== null && Object.hasOwn(doc, '_id')) return doc;
+    break;
+  }
   const { _id, ...rest } = doc;
   return { _id: _id ?? new ObjectId(), ...rest };
 }
