@@ -13,11 +13,10 @@ const STORED: Document = {
   ref: new ObjectId('0123456789abcdef01234567'),
   tags: ['a', 'b'],
   nested: { depth: 1 },
+  empty: null,
   untouched: 'yes',
 };
 
-// A `null` field is left out on purpose: MongoDB refuses `a.b` through `a: null` too (28), but the
-// embedded engine creates the sub-document there today; add the row once the engine agrees.
 const THROUGH_A_VALUE_THAT_CANNOT_HOLD_A_FIELD: Array<[string, string]> = [
   ['a number', 'count.b'],
   ['a string', 'title.b'],
@@ -27,6 +26,7 @@ const THROUGH_A_VALUE_THAT_CANNOT_HOLD_A_FIELD: Array<[string, string]> = [
   ['a scalar two levels down', 'nested.depth.b'],
   ['a scalar, creating two levels under it', 'count.b.c'],
   ['an array, by a non-numeric segment', 'tags.b'],
+  ['null', 'empty.b'],
 ];
 
 describeEngines('$set through a value that cannot hold a field (PathNotViable)', (engine) => {

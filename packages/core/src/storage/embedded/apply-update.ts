@@ -97,7 +97,7 @@ const CREATING_OPERATORS: ReadonlySet<string> = new Set([
 
 /**
  * Like MongoDB, refuses (code 28 PathNotViable) a dotted path that would create a field inside a
- * value that cannot hold one: a scalar, or an array addressed by a non-numeric segment.
+ * value that cannot hold one: a scalar (null included), or an array addressed by a non-numeric segment.
  */
 function assertPathsViable(doc: Document, modifier: Record<string, Document>): void {
   for (const [operator, operand] of Object.entries(modifier)) {
@@ -106,7 +106,7 @@ function assertPathsViable(doc: Document, modifier: Record<string, Document>): v
     for (const path of paths) {
       let cursor: unknown = doc;
       for (const segment of path.split('.')) {
-        if (segment.startsWith('$') || cursor === undefined || cursor === null) break;
+        if (segment.startsWith('$') || cursor === undefined) break;
         const holds = isPlainObject(cursor) || (Array.isArray(cursor) && /^\d+$/.test(segment));
         if (!holds) throw new EmbeddedDbError('PathNotViable', `Cannot create field in element at '${path}'`);
         cursor = (cursor as Record<string, unknown>)[segment];
