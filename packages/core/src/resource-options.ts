@@ -100,7 +100,7 @@ function checkFieldList(value: unknown, option: string): string[] {
 }
 
 /** Per-resource option checks: adding an option is one line here (and one field above). */
-export const RESOURCE_OPTIONS = {
+const RESOURCE_OPTIONS = {
   timestamps: checkBoolean,
   search: checkFieldList,
   geo: checkFieldList,
