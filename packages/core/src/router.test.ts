@@ -31,6 +31,9 @@ describe('matchRoute', () => {
     ['/posts/42', { kind: 'document', id: '42' }],
     ['/posts/a%2Fb', { kind: 'document', id: 'a/b' }],
     ['/posts/42/comments', { kind: 'children', id: '42' }],
+    ['/posts/42/', { kind: 'document', id: '42' }],
+    ['posts/42', { kind: 'document', id: '42' }],
+    ['/%70osts/4%32', { kind: 'document', id: '42' }],
   ])('matches %s', (path, expected) => {
     expect(matchRoute(path, open)).toMatchObject({ ...expected, resource: { name: 'posts' } });
   });
@@ -41,6 +44,8 @@ describe('matchRoute', () => {
 
   it.each([
     ['the root', '/'],
+    ['an empty path', ''],
+    ['a path of slashes', '//'],
     ['an invalid resource name', '/-posts'],
     ['a name too long', `/${'a'.repeat(65)}`],
     ['an internal collection', '/svc-sessions'],

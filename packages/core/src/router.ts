@@ -15,15 +15,27 @@ export interface RouteMatch {
 
 const KINDS = ['collection', 'document', 'children'] as const satisfies readonly RouteKind[];
 
+/**
+ * The path's segments, percent-decoded, without a leading or trailing `/`; `undefined` for an
+ * empty path, an empty segment or malformed percent-encoding. Only segments holding a `%` are
+ * decoded (the others decode to themselves).
+ */
 function decodeSegments(path: string): string[] | undefined {
-  const trimmed = path.replace(/^\//, '').replace(/\/$/, '');
-  if (trimmed === '') return undefined;
-  try {
-    const segments = trimmed.split('/').map(decodeURIComponent);
-    return segments.every((segment) => segment !== '') ? segments : undefined;
-  } catch {
-    return undefined;
+  const start = path.startsWith('/') ? 1 : 0;
+  const end = path.length > start && path.endsWith('/') ? path.length - 1 : path.length;
+  if (end <= start) return undefined;
+  const segments = path.slice(start, end).split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment === '') return undefined;
+    if (!segment.includes('%')) continue;
+    try {
+      segments[i] = decodeURIComponent(segment);
+    } catch {
+      return undefined;
+    }
   }
+  return segments;
 }
 
 /**
@@ -38,7 +50,7 @@ export function matchRoute(path: string, table: ResourceTable): RouteMatch | und
   const kind = segments ? KINDS[segments.length - 1] : undefined;
   const resource = name === undefined ? undefined : findResource(table, name);
   if (!kind || !resource) return undefined;
-  if (kind !== 'children') return { kind, resource, ...(id === undefined ? {} : { id }) };
+  if (kind !== 'children') return id === undefined ? { kind, resource } : { kind, resource, id };
   const children = findResource(table, childName as string);
   return children && { kind, resource, id: id as string, children };
 }
