@@ -4,14 +4,26 @@ import { storeError } from './errors';
 import type { Document, FindOptions } from './storage/types';
 
 /**
- * ANDs filters: empty ones drop out; filters with no key in common merge into one object
- * (so top-level-only operators such as `$text` and `$nearSphere` stay top-level); otherwise `$and`.
+ * ANDs filters: empty ones drop out; a single filter left is returned as it is; filters with no
+ * key in common merge into one prototype-free object (so top-level-only operators such as
+ * `$text` and `$nearSphere` stay top-level); otherwise `$and`.
  */
 export function andFilters(...filters: Document[]): Document {
-  const present = filters.filter((filter) => Object.keys(filter).length > 0);
-  const keys = present.flatMap((filter) => Object.keys(filter));
-  if (new Set(keys).size === keys.length) return Object.assign(Object.create(null), ...present);
-  return { $and: present };
+  const present: Document[] = [];
+  const keys = new Set<string>();
+  let shared = false;
+  for (const filter of filters) {
+    const own = Object.keys(filter);
+    if (own.length === 0) continue;
+    present.push(filter);
+    for (const key of own) {
+      shared ||= keys.has(key);
+      keys.add(key);
+    }
+  }
+  if (present.length === 1) return present[0] as Document;
+  if (shared) return { $and: present };
+  return Object.assign(Object.create(null), ...present);
 }
 
 /** The `$text` filter of `$search`: 400 `invalid_query` on a resource without searchable fields. */
