@@ -1,4 +1,4 @@
-import { authorize } from './access/grant';
+import { authorize, isOpenAccess } from './access/grant';
 import { answerAuth } from './auth/answer';
 import { findRequestSession } from './auth/request-session';
 import { isAuthPath } from './auth/route-table';
@@ -11,18 +11,26 @@ import { matchRoute } from './router';
 import { type StartedStorage, startStorage } from './start-storage';
 import type { StoreHandler, StoreRequest, StoreResponse } from './types';
 
+/** Open storage as one store holds it: the promise, and its value once it settled. */
+interface StorageHandle {
+  readonly promise: Promise<StartedStorage>;
+  /** Set when `promise` fulfilled, so a request does not wait a tick for it. */
+  value: StartedStorage | undefined;
+}
+
 async function answerResource(
   request: StoreRequest,
   options: ResolvedStoreOptions,
-  storage: Promise<StartedStorage>,
+  storage: StorageHandle,
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
   try {
     const route = routeFor(match.kind, request.method);
-    const { db, auth } = await storage;
-    const session = await findRequestSession(request, auth);
-    const ctx = await authorize(createContext(request, options, db, match, session));
+    const { db, auth } = storage.value ?? (await storage.promise);
+    const session = auth === null ? null : await findRequestSession(request, auth);
+    const base = createContext(request, options, db, match, session);
+    const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     return respond(await route(ctx));
   } catch (error) {
     return renderError(error, options.logger);
@@ -37,11 +45,11 @@ async function answerResource(
 async function answer(
   request: StoreRequest,
   options: ResolvedStoreOptions,
-  storage: Promise<StartedStorage>,
+  storage: StorageHandle,
 ): Promise<StoreResponse | null> {
   const response =
     options.auth !== null && isAuthPath(request.path)
-      ? await answerAuth(request, options, storage)
+      ? await answerAuth(request, options, storage.promise)
       : await answerResource(request, options, storage);
   if (response === null) return null;
   // HEAD answers carry the headers of the GET, errors included, and never a body.
@@ -73,6 +81,13 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
     );
     return closed;
   };
-  const handler = (request: StoreRequest) => answer(request, options, storage);
+  const handle: StorageHandle = { promise: storage, value: undefined };
+  storage.then(
+    (started) => {
+      handle.value = started;
+    },
+    () => undefined,
+  );
+  const handler = (request: StoreRequest) => answer(request, options, handle);
   return Object.assign(handler, { ready, close });
 }

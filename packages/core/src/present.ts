@@ -20,15 +20,21 @@ export async function afterRead(ctx: RequestContext, documents: Document[]): Pro
   return shaped;
 }
 
-/** What a route answers for documents of `ctx.resource`: after `afterRead`, without the `hidden` fields. */
-export async function present(ctx: RequestContext, documents: Document[]): Promise<Document[]> {
-  const shaped = await afterRead(ctx, documents);
-  const { hidden } = ctx.resource;
-  return hidden.length === 0 ? shaped : shaped.map((doc) => omitFields(doc, hidden));
+const hide = (documents: Document[], hidden: readonly string[]): Document[] =>
+  hidden.length === 0 ? documents : documents.map((doc) => omitFields(doc, hidden));
+
+/**
+ * What a route answers for documents of `ctx.resource`: after `afterRead`, without the `hidden`
+ * fields. Synchronous when the resource has no `afterRead` (most requests: no promise to wait for).
+ */
+export function present(ctx: RequestContext, documents: Document[]): Document[] | Promise<Document[]> {
+  const { hidden, hooks } = ctx.resource;
+  if (hooks.afterRead === undefined) return hide(documents, hidden);
+  return afterRead(ctx, documents).then((shaped) => hide(shaped, hidden));
 }
 
 /** {@link present} for one document. */
-export async function presentOne(ctx: RequestContext, document: Document): Promise<Document> {
-  const [shown] = await present(ctx, [document]);
-  return shown as Document;
+export function presentOne(ctx: RequestContext, document: Document): Document | Promise<Document> {
+  const shown = present(ctx, [document]);
+  return Array.isArray(shown) ? (shown[0] as Document) : shown.then(([first]) => first as Document);
 }

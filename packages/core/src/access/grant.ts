@@ -108,10 +108,20 @@ export async function grantAccess(ctx: RequestContext, operation: Operation): Pr
   return { ...grant, filter: andFilters(grant.filter, added) };
 }
 
+/**
+ * Whether `operation` on `ctx.resource` is open with nothing to run: a `"public"` rule, and no
+ * `beforeRead` on a read. Then {@link grantAccess} would give {@link OPEN_GRANT}.
+ */
+export function isOpenAccess(ctx: RequestContext, operation: Operation): boolean {
+  const { access, hooks } = ctx.resource;
+  return access[operation].kind === 'public' && (operation !== 'read' || hooks.beforeRead === undefined);
+}
+
 /** `ctx` with the grant of its own resource and operation ({@link grantAccess}). */
 export async function authorize(
   ctx: RequestContext,
   operation: Operation = ctx.operation,
 ): Promise<RequestContext> {
+  if (isOpenAccess(ctx, operation) && ctx.access === OPEN_GRANT) return ctx;
   return { ...ctx, access: await grantAccess(ctx, operation) };
 }
