@@ -1,0 +1,120 @@
+// node bench/inprocess.mjs [case ...]   (cases: get-by-id, create, populate; default: all)
+//
+// The store's own per-request cost, without HTTP: `createStoreHandler()` called in a loop on the
+// embedded engine, against what the baseline's route does on the same engine (its engine call
+// and `JSON.stringify`). Prints microseconds per request for each. Run it under
+// `node --cpu-prof --cpu-prof-dir=bench/profiles bench/inprocess.mjs <case>` to profile the
+// store's code alone. Runs against the BUILT packages (`pnpm build` first).
+import { createEmbeddedDb, createStoreHandler, newId } from '@store/core';
+import { compileQuery } from '@store/query';
+import { QUERIES } from './lib/cases.mjs';
+import { RESOURCES } from './lib/contenders.mjs';
+import { DATASETS, sampleIds } from './lib/data.mjs';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const BODY = JSON.stringify({ name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true });
+
+async function loaded(dataset) {
+  const db = createEmbeddedDb();
+  for (const [name, docs] of Object.entries(DATASETS[dataset]())) {
+    for (const doc of docs) await db.collection(name).insertOne({ ...doc });
+  }
+  return db;
+}
+
+const request = (method, path, rawQuery = '', body = undefined) => ({
+  method,
+  path,
+  rawQuery,
+  headers: body === undefined ? {} : { 'content-type': 'application/json' },
+  body,
+});
+
+/** Each case: its data set, how many calls per round, and the store's and baseline's call. */
+const CASES = {
+  'get-by-id': {
+    dataset: 'items-1k',
+    calls: 50_000,
+    make(db) {
+      const ids = sampleIds(DATASETS['items-1k']().items);
+      const items = db.collection('items');
+      return {
+        store: (handler, i) => handler(request('GET', `/items/${ids[i % ids.length]}`)),
+        baseline: async (i) => JSON.stringify(await items.findOne({ _id: ids[i % ids.length] })),
+      };
+    },
+  },
+  create: {
+    dataset: 'items-1k',
+    calls: 20_000,
+    make(db) {
+      const items = db.collection('items');
+      return {
+        store: (handler) => handler(request('POST', '/items', '', BODY)),
+        baseline: async () => {
+          const doc = { _id: newId(), ...JSON.parse(BODY) };
+          await items.insertOne(doc);
+          return JSON.stringify(doc);
+        },
+      };
+    },
+  },
+  populate: {
+    dataset: 'companies',
+    calls: 1_000,
+    make(db) {
+      const page = compileQuery(QUERIES.populate);
+      return {
+        store: (handler) => handler(request('GET', '/companies', QUERIES.populate)),
+        baseline: async () => JSON.stringify(await companiesWithEmployees(db, page)),
+      };
+    },
+  },
+};
+
+/** The baseline's `$populate=employees` (bench/lib/contenders.mjs). */
+async function companiesWithEmployees(db, page) {
+  const { sort, skip, limit } = page;
+  const companies = await db.collection('companies').find(page.filter, { sort, skip, limit }).toArray();
+  const ids = companies.map((company) => company._id);
+  const filter = { $or: [{ company_id: { $in: ids } }, { company_ids: { $in: ids } }] };
+  const byCompany = new Map(ids.map((id) => [id, []]));
+  for (const employee of await db.collection('employees').find(filter).toArray()) {
+    for (const id of [employee.company_id, ...(employee.company_ids ?? [])])
+      byCompany.get(id)?.push(employee);
+  }
+  return companies.map((company) => ({ ...company, employees: byCompany.get(company._id) }));
+}
+
+async function time(calls, call) {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) await call(i);
+  return Number(process.hrtime.bigint() - started) / 1000 / calls;
+}
+
+async function run(name) {
+  const { dataset, calls, make } = CASES[name];
+  const db = await loaded(dataset);
+  const handler = createStoreHandler({
+    db,
+    resources: RESOURCES,
+    logger: { warn() {}, error: console.error },
+  });
+  await handler.ready;
+  const { store, baseline } = make(db);
+  const check = await store(handler, 0);
+  if (check.status >= 400) throw new Error(`${name}: the store answered ${check.status} ${check.body}`);
+  const best = { store: Infinity, baseline: Infinity };
+  for (let round = 0; round < ROUNDS; round++) {
+    best.store = Math.min(best.store, await time(calls, (i) => store(handler, i)));
+    best.baseline = Math.min(best.baseline, await time(calls, baseline));
+  }
+  const ratio = (best.baseline / best.store).toFixed(2);
+  console.log(
+    `${name}: store ${best.store.toFixed(1)} µs, baseline ${best.baseline.toFixed(1)} µs (baseline/store ${ratio})`,
+  );
+  await handler.close();
+}
+
+const names = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+for (const name of names.length > 0 ? names : Object.keys(CASES)) await run(name);
