@@ -15,9 +15,9 @@ export interface StoreMiddleware {
   close(): Promise<void>;
 }
 
+/** Writes the answer in one `writeHead` (it still merges headers other middleware set with `setHeader`). */
 function send(res: Response, response: StoreResponse): void {
-  res.statusCode = response.status;
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  res.writeHead(response.status, response.headers);
   res.end(response.body);
 }
 
