@@ -95,21 +95,24 @@ async function relate<C>(
 }
 
 /**
- * One copy per related document (shared by every list it is in), reshaped by the scope's
- * `afterRead` and without its hidden fields.
+ * The related documents as the caller may show them: reshaped by the scope's `afterRead` (each
+ * document once, however many lists it is in) and, when fields are hidden, one copy of each
+ * without them, shared by every list it is in. With neither, the lists as the database gave them
+ * (its documents are fresh for each query).
  */
 async function publicCopies(
   lists: PopulateDocument[][],
   scope: RelationScope,
 ): Promise<PopulateDocument[][]> {
+  const hidden = scope.hidden ?? [];
+  if (scope.afterRead === undefined && hidden.length === 0) return lists;
   const unique = [...new Set(lists.flat())];
   const shaped = scope.afterRead === undefined ? unique : await scope.afterRead(unique);
   if (!Array.isArray(shaped) || shaped.length !== unique.length) {
     throw new TypeError('a relation scope afterRead must return one document per document it receives');
   }
-  const copies = new Map(
-    unique.map((doc, i) => [doc, omitFields(shaped[i] as PopulateDocument, scope.hidden ?? [])]),
-  );
+  const shown = (doc: PopulateDocument) => (hidden.length === 0 ? doc : omitFields(doc, hidden));
+  const copies = new Map(unique.map((doc, i) => [doc, shown(shaped[i] as PopulateDocument)]));
   return lists.map((list) => list.map((doc) => copies.get(doc) as PopulateDocument));
 }
 

@@ -19,10 +19,28 @@ export interface JoinPlan {
   readonly batchRounds: number;
 }
 
-function keysOf(values: unknown[]): Set<string> {
+/** A join key of a raw id ({@link idKey}). */
+type KeyOf = (value: unknown) => string | undefined;
+
+/**
+ * {@link idKey}, remembered for the strings of one join: a parent's id recurs on each of its
+ * children, and a key costs a pattern test. Lives as long as one `batchedJoin` call.
+ */
+function rememberedIdKey(): KeyOf {
+  const known = new Map<string, string | undefined>();
+  return (value) => {
+    if (typeof value !== 'string') return idKey(value);
+    if (known.has(value)) return known.get(value);
+    const key = idKey(value);
+    known.set(value, key);
+    return key;
+  };
+}
+
+function keysOf(values: unknown[], keyOf: KeyOf): Set<string> {
   const keys = new Set<string>();
   for (const value of values) {
-    const key = idKey(value);
+    const key = keyOf(value);
     if (key !== undefined) keys.add(key);
   }
   return keys;
@@ -36,9 +54,22 @@ function query(plan: JoinPlan, values: unknown[], limit: number): Promise<Popula
   return plan.collection.find(filter, { sort: { ...plan.sort }, limit }).toArray();
 }
 
+/** The owners a related document references (each once, in the order its references name them). */
+function ownersOf(plan: JoinPlan, byKey: Map<string, number[]>, keyOf: KeyOf, result: PopulateDocument) {
+  const matched: number[] = [];
+  for (const value of plan.resultValues(result)) {
+    const key = keyOf(value);
+    const owners = key === undefined ? undefined : byKey.get(key);
+    if (owners === undefined) continue;
+    for (const i of owners) if (!matched.includes(i)) matched.push(i);
+  }
+  return matched;
+}
+
 /** Hands sorted results to the owners they reference, at most `limit` each, resetting their lists. */
 function assign(
   plan: JoinPlan,
+  keyOf: KeyOf,
   owners: number[],
   ownerKeys: Set<string>[],
   lists: PopulateDocument[][],
@@ -54,9 +85,7 @@ function assign(
     }
   }
   for (const result of results) {
-    const matched = new Set<number>();
-    for (const key of keysOf(plan.resultValues(result))) for (const i of byKey.get(key) ?? []) matched.add(i);
-    for (const i of matched) {
+    for (const i of ownersOf(plan, byKey, keyOf, result)) {
       const list = lists[i];
       if (list !== undefined && list.length < plan.limit) list.push(result);
     }
@@ -73,20 +102,21 @@ export async function batchedJoin(
   plan: JoinPlan,
   docs: readonly PopulateDocument[],
 ): Promise<PopulateDocument[][]> {
-  const ownerKeys = docs.map((doc) => keysOf(plan.ownerValues(doc)));
+  const keyOf = rememberedIdKey();
+  const ownerKeys = docs.map((doc) => keysOf(plan.ownerValues(doc), keyOf));
   const lists: PopulateDocument[][] = docs.map(() => []);
   const valuesOf = (owners: number[]) => owners.flatMap((i) => plan.ownerValues(docs[i] ?? {}));
   let pending = ownerKeys.flatMap((keys, i) => (keys.size > 0 ? [i] : []));
   for (let round = 0; pending.length > 0 && round < plan.batchRounds; round++) {
     const bound = plan.limit * pending.length;
     const results = await query(plan, valuesOf(pending), bound);
-    assign(plan, pending, ownerKeys, lists, results);
+    assign(plan, keyOf, pending, ownerKeys, lists, results);
     if (results.length < bound) return lists;
     pending = pending.filter((i) => (lists[i]?.length ?? 0) < plan.limit);
   }
   await Promise.all(
     pending.map(async (i) =>
-      assign(plan, [i], ownerKeys, lists, await query(plan, valuesOf([i]), plan.limit)),
+      assign(plan, keyOf, [i], ownerKeys, lists, await query(plan, valuesOf([i]), plan.limit)),
     ),
   );
   return lists;
