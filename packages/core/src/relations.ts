@@ -73,7 +73,10 @@ async function relationScope(ctx: RequestContext, resource: ResolvedResource): P
     collection: resource.collection,
     filter,
     hidden: resource.hidden,
-    afterRead: (documents) => afterRead(related, documents),
+    // Only a resource with the hook: without one, populate need not copy what the database gave.
+    ...(resource.hooks.afterRead === undefined
+      ? {}
+      : { afterRead: (documents: Document[]) => afterRead(related, documents) }),
   };
 }
 
