@@ -5,6 +5,7 @@ import { idToString } from '../ids';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
+import type { Document } from '../storage/types';
 import { stampCreated } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { idForNewDocument } from './body-id';
@@ -16,6 +17,18 @@ function location(ctx: RequestContext, id: unknown): string {
 }
 
 /**
+ * The document to store: `_id` first, then the checked body. A plain literal, not a
+ * prototype-free object: V8 keeps those in dictionary mode, slower to serialize to BSON and
+ * JSON. Still safe: spreading defines own properties (a `__proto__` key, which the body rules
+ * refuse anyway, could not set a prototype), and nothing reads it by a caller's key after this.
+ */
+function newDocument(_id: unknown, body: Document): Document {
+  const document: Document = { _id, ...body };
+  document._id = _id;
+  return document;
+}
+
+/**
  * `POST /<res>`: stores the body (after `beforeWrite`, with the owner set under `"owner"`) as a
  * new document; 201 with it and its `Location`; 409 when the `_id` is taken.
  */
@@ -24,7 +37,7 @@ export async function createDocument(ctx: RequestContext): Promise<RouteResult> 
   const body = bindNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
   validateBody(ctx, body);
   const _id = idForNewDocument(body._id);
-  const document = stampCreated(ctx, Object.assign(Object.create(null), { _id }, body, { _id }));
+  const document = stampCreated(ctx, newDocument(_id, body));
   await ctx.collection.insertOne(document);
   return { status: 201, data: await presentOne(ctx, document), headers: { location: location(ctx, _id) } };
 }
