@@ -17,7 +17,11 @@ const isOrderedNumber = (value: unknown): value is number =>
 
 /** The values of `field` in `docs` when all strings or all ordered numbers; otherwise undefined. */
 function columnOf(docs: readonly Document[], field: string): Column | undefined {
-  const column = docs.map((doc) => resolve(doc as ArrayOrObject, field));
+  // A top-level field the document holds is read directly (mingo's resolve walks a path).
+  const valueOf = field.includes('.')
+    ? (doc: Document) => resolve(doc as ArrayOrObject, field)
+    : (doc: Document) => (Object.hasOwn(doc, field) ? doc[field] : resolve(doc as ArrayOrObject, field));
+  const column = docs.map(valueOf);
   if (column.every((value) => typeof value === 'string')) return column as string[];
   return column.every(isOrderedNumber) ? (column as number[]) : undefined;
 }
