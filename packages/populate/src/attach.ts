@@ -39,7 +39,19 @@ export interface RelationRequest<C = unknown> {
   readonly strip?: readonly string[];
 }
 
-const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+/** Adds a reference field's value to `out`: its elements when it is an array; nothing when absent. */
+function addReferences(out: unknown[], value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) out.push(item);
+  else if (value !== undefined) out.push(value);
+}
+
+/** The references a document holds in `one` (`<singular>_id`) and `many` (`<singular>_ids`). */
+function referencesOf(doc: PopulateDocument, one: string, many: string): unknown[] {
+  const out: unknown[] = [];
+  addReferences(out, doc[one]);
+  addReferences(out, doc[many]);
+  return out;
+}
 
 async function matchFilter<C>(match: RelationMatch<C> | undefined, context: C, name: string) {
   if (match === undefined) return undefined;
@@ -62,12 +74,12 @@ function linkage<C>(
     return {
       ownerValues: (doc: PopulateDocument) => [doc._id],
       relationFilter: (values: unknown[]) => childrenFilter(request.resource, values, options),
-      resultValues: (doc: PopulateDocument) => [...asList(doc[one]), ...asList(doc[many])],
+      resultValues: (doc: PopulateDocument) => referencesOf(doc, one, many),
     };
   }
   const { one, many } = referenceFields(relation.name, options.singular);
   return {
-    ownerValues: (doc: PopulateDocument) => [...asList(doc[one]), ...asList(doc[many])],
+    ownerValues: (doc: PopulateDocument) => referencesOf(doc, one, many),
     relationFilter: (values: unknown[]) => parentsFilter(values),
     resultValues: (doc: PopulateDocument) => [doc._id],
   };

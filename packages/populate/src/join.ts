@@ -56,8 +56,14 @@ function query(plan: JoinPlan, values: unknown[], limit: number): Promise<Popula
 
 /** The owners a related document references (each once, in the order its references name them). */
 function ownersOf(plan: JoinPlan, byKey: Map<string, number[]>, keyOf: KeyOf, result: PopulateDocument) {
+  const values = plan.resultValues(result);
+  if (values.length === 1) {
+    // One reference: one key, whose owners are distinct already.
+    const key = keyOf(values[0]);
+    return (key === undefined ? undefined : byKey.get(key)) ?? [];
+  }
   const matched: number[] = [];
-  for (const value of plan.resultValues(result)) {
+  for (const value of values) {
     const key = keyOf(value);
     const owners = key === undefined ? undefined : byKey.get(key);
     if (owners === undefined) continue;
