@@ -146,9 +146,9 @@ export async function attachRelations<C = unknown>(
   const joined = await Promise.all(relations.map((relation) => relate(docs, request, relation, options)));
   return docs.map((doc, i) => {
     const out = omitFields(doc, strip);
-    relations.forEach((relation, r) => {
-      out[relation.name] = joined[r]?.[i] ?? [];
-    });
+    for (let r = 0; r < relations.length; r++) {
+      out[(relations[r] as PlannedRelation).name] = joined[r]?.[i] ?? [];
+    }
     return out;
   });
 }

@@ -62,20 +62,24 @@ export function idKey(id: unknown): string | undefined {
   return undefined;
 }
 
-function variantTag(value: IdValue): string {
-  if (typeof value === 'string') return `s:${value}`;
-  if (typeof value === 'number') return `n:${value}`;
-  return `o:${value.toHexString()}`;
+/** Adds `key` to `seen`; true when it was not there yet. */
+function added<T>(seen: Set<T>, key: T): boolean {
+  const before = seen.size;
+  seen.add(key);
+  return seen.size > before;
 }
 
 /** The variants of many ids, without duplicates (order of first appearance). */
 export function idVariantsOf(ids: Iterable<unknown>): IdValue[] {
-  const seen = new Map<string, IdValue>();
-  for (const id of ids) {
-    for (const variant of idVariants(id)) {
-      const tag = variantTag(variant);
-      if (!seen.has(tag)) seen.set(tag, variant);
-    }
-  }
-  return [...seen.values()];
+  const out: IdValue[] = [];
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  const objectIds = new Set<string>();
+  const isNew = (variant: IdValue): boolean => {
+    if (typeof variant === 'string') return added(strings, variant);
+    if (typeof variant === 'number') return added(numbers, variant);
+    return added(objectIds, variant.toHexString());
+  };
+  for (const id of ids) for (const variant of idVariants(id)) if (isNew(variant)) out.push(variant);
+  return out;
 }

@@ -30,9 +30,11 @@ function rememberedIdKey(): KeyOf {
   const known = new Map<string, string | undefined>();
   return (value) => {
     if (typeof value !== 'string') return idKey(value);
-    if (known.has(value)) return known.get(value);
-    const key = idKey(value);
-    known.set(value, key);
+    let key = known.get(value);
+    if (key === undefined) {
+      key = idKey(value);
+      known.set(value, key);
+    }
     return key;
   };
 }
