@@ -18,10 +18,12 @@ export type RouteHandler = (ctx: RequestContext) => Promise<RouteResult>;
  * 24-hex strings (their `toJSON`). The handler drops the body of a `HEAD` answer.
  */
 export function respond(result: RouteResult): StoreResponse {
-  const headers = { ...result.headers };
-  if (result.data === undefined) return { status: result.status, headers };
+  if (result.data === undefined) return { status: result.status, headers: { ...result.headers } };
   const body = JSON.stringify(result.data);
-  headers['content-type'] = 'application/json; charset=utf-8';
-  headers['content-length'] = String(Buffer.byteLength(body));
+  const headers = {
+    ...result.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+  };
   return { status: result.status, headers, body };
 }
