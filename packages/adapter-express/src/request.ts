@@ -11,18 +11,34 @@ function rawQuery(req: Request): string {
 /**
  * The request as core sees it. A body a host parser already consumed arrives parsed; otherwise
  * core reads the stream. `ip` is a getter: Express's `req.ip` walks `X-Forwarded-For` through
- * `trust proxy` on every read, and core reads the address only in its auth flows.
+ * `trust proxy` on every read, and core reads the address only in its auth flows. A class, so
+ * the getter lives on its prototype (an object literal with a getter costs ~25x more to build).
  */
+class ExpressStoreRequest implements StoreRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly headers: StoreRequest['headers'];
+  readonly body: StoreRequest['body'];
+  readonly mountPath: string;
+  readonly #req: Request;
+
+  constructor(req: Request) {
+    this.method = req.method;
+    this.path = req.path;
+    this.rawQuery = rawQuery(req);
+    this.headers = req.headers;
+    this.body = req.readableEnded ? { parsed: req.body } : req;
+    this.mountPath = req.baseUrl;
+    this.#req = req;
+  }
+
+  get ip(): string | undefined {
+    return this.#req.ip ?? this.#req.socket.remoteAddress;
+  }
+}
+
+/** Express's request as core's {@link StoreRequest} (see {@link ExpressStoreRequest}). */
 export function toStoreRequest(req: Request): StoreRequest {
-  return {
-    method: req.method,
-    path: req.path,
-    rawQuery: rawQuery(req),
-    headers: req.headers,
-    body: req.readableEnded ? { parsed: req.body } : req,
-    get ip() {
-      return req.ip ?? req.socket.remoteAddress;
-    },
-    mountPath: req.baseUrl,
-  };
+  return new ExpressStoreRequest(req);
 }
