@@ -153,7 +153,8 @@ describe('candidates found by an index, then sorted', () => {
     for (const collection of [indexed, plain])
       for (const [i, _id] of [...docIds].reverse().entries())
         await collection.insertOne({ _id, r: (i % 2) + 1 });
-    for (const sort of [{ _id: 1 }, { _id: -1 }, { r: 1, _id: 1 }] as const) {
+    const sorts: Record<string, 1 | -1>[] = [{ _id: 1 }, { _id: -1 }, { r: 1, _id: 1 }];
+    for (const sort of sorts) {
       const [fromIndex, fromScan] = await Promise.all(
         [indexed, plain].map((collection) => collection.find({ r: { $in: [2, 1] } }, { sort }).toArray()),
       );

@@ -92,7 +92,7 @@ describe('readDocuments with a sort', () => {
       a: a(),
       b: b(),
     }));
-    const sort: Record<string, 1 | -1> = pick([
+    const sort = pick<Record<string, 1 | -1>>([
       { a: pick([1, -1]) },
       { a: pick([1, -1]), b: pick([1, -1]) },
       { _id: pick([1, -1]) },
