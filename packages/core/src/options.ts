@@ -168,7 +168,8 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     secret,
     logger,
   });
-  const { resources, internalCollections } = routeUserResource(declared, auth, config.resources ?? {});
+  const routed = routeUserResource(declared, auth, config.resources ?? {});
+  const { resources, internalCollections } = routed;
   const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
   return {
@@ -184,6 +185,6 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     auth,
     internalCollections,
     defaultAccess,
-    ...resolveRelationOptions(config.populate, config.resources ?? {}, routable),
+    ...resolveRelationOptions(config.populate, routed.configByRoute, routable),
   };
 }

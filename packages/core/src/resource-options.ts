@@ -170,6 +170,8 @@ export function resolveResources(
 export interface RoutedResources {
   readonly resources: ReadonlyMap<string, ResolvedResource>;
   readonly internalCollections: ReadonlySet<string>;
+  /** `resources` as configured, keyed by routed name (`resources.user` under `users`), for relation options. */
+  readonly configByRoute: Readonly<Record<string, ResourceConfig>>;
 }
 
 /**
@@ -185,7 +187,11 @@ export function routeUserResource(
 ): RoutedResources {
   const user = resources.get(USER_RESOURCE);
   if (auth === null || user === undefined) {
-    return { resources, internalCollections: auth?.collections ?? INTERNAL_COLLECTIONS };
+    return {
+      resources,
+      internalCollections: auth?.collections ?? INTERNAL_COLLECTIONS,
+      configByRoute: config,
+    };
   }
   const { magicLink, magicCode, userCollection } = auth.options;
   const managed = [...new Set([magicLink?.emailField, magicCode?.emailField])].filter(
@@ -203,5 +209,7 @@ export function routeUserResource(
   const routedResources = new Map(resources);
   routedResources.delete(USER_RESOURCE);
   routedResources.set(userCollection, routed);
-  return { resources: routedResources, internalCollections: internal };
+  const { [USER_RESOURCE]: userConfig, ...others } = config;
+  const configByRoute = { ...others, [userCollection]: userConfig as ResourceConfig };
+  return { resources: routedResources, internalCollections: internal, configByRoute };
 }

@@ -43,6 +43,15 @@ describe('resources.user.auth', () => {
     expect(findResource(options, 'posts')).toBeDefined();
   });
 
+  it('applies resources.user.population to the user resource under its routed name', () => {
+    const options = resolveStoreOptions({
+      ...base,
+      resources: { user: { auth: { magicCode: {} }, population: { notes: { limit: 2 } } } },
+    });
+    expect(options.populate.constraint('users', 'notes').limit).toBe(2);
+    expect(options.relations).toEqual([{ resource: 'users', relation: 'notes' }]);
+  });
+
   it('keeps custom collections of auth out of resource routes too', () => {
     const options = resolveStoreOptions({
       ...base,
