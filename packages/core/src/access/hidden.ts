@@ -1,15 +1,9 @@
 import { storeError } from '../errors';
 import type { Document } from '../storage/types';
+import { reachedField } from './field-paths';
 
 /** Operators whose operand is a list of whole filters. */
 const LOGICAL = new Set(['$and', '$or', '$nor']);
-
-/** Whether `path` reads a hidden field: the field itself, inside it, or an object that holds it. */
-function touchesHidden(path: string, hidden: readonly string[]): string | undefined {
-  return hidden.find(
-    (field) => path === field || path.startsWith(`${field}.`) || field.startsWith(`${path}.`),
-  );
-}
 
 /** Every field path a filter tests: top-level keys, keys under `$and`/`$or`/`$nor`, `$elemMatch` sub-fields. */
 function filterPaths(filter: unknown, prefix = ''): string[] {
@@ -41,7 +35,7 @@ export function checkHiddenQuery(
 ): void {
   if (hidden.length === 0) return;
   for (const path of [...filterPaths(filter), ...Object.keys(sort ?? {})]) {
-    const field = touchesHidden(path, hidden);
+    const field = reachedField(path, hidden);
     if (field !== undefined) {
       throw storeError(
         'invalid_query',

@@ -2,6 +2,7 @@ import { idKey, isObjectId } from '@store/populate';
 import type { RequestContext } from '../context';
 import { storeError } from '../errors';
 import type { Document } from '../storage/types';
+import { reachedField } from './field-paths';
 
 /** Whether two field values are the same; ids of any kind compare by {@link idKey} (`"7"` is `7`, a hex string its ObjectId). */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -43,10 +44,10 @@ export function protectPatch(ctx: RequestContext, set: Document): Document {
   const fields = protectedFields(ctx);
   for (const key of Object.keys(set)) {
     if (Object.hasOwn(ctx.access.bound, key) && sameValue(set[key], ctx.access.bound[key])) {
-      if (key !== '_id') delete set[key];
+      delete set[key];
       continue;
     }
-    const field = fields.find((f) => key === f || key.startsWith(`${f}.`) || f.startsWith(`${key}.`));
+    const field = reachedField(key, fields);
     if (field !== undefined) throw cannotChange(ctx, field);
   }
   return set;
