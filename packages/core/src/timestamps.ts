@@ -2,10 +2,10 @@ import type { RequestContext } from './context';
 import type { Document } from './storage/types';
 
 /** The fields `timestamps: true` manages; a body never sets them. */
-const MANAGED = ['createdAt', 'updatedAt'] as const;
+export const TIMESTAMP_FIELDS = ['createdAt', 'updatedAt'] as const;
 
 function isManaged(key: string): boolean {
-  return MANAGED.some((field) => key === field || key.startsWith(`${field}.`));
+  return TIMESTAMP_FIELDS.some((field) => key === field || key.startsWith(`${field}.`));
 }
 
 /** A new document's timestamps: both `createdAt` and `updatedAt` are the request's instant. */
