@@ -98,7 +98,7 @@ function setPath(target: Document, key: string, value: unknown): void {
 }
 
 /** Refuses a key inside another key (`a` and `a.b`), as MongoDB does (code 40 ConflictingUpdateOperators). */
-function checkNoOverlap(keys: readonly string[]): void {
+export function checkNoOverlap(keys: readonly string[]): void {
   const all = new Set(keys);
   for (const key of keys) {
     for (let dot = key.indexOf('.'); dot !== -1; dot = key.indexOf('.', dot + 1)) {

@@ -4,7 +4,7 @@ import { storeError } from '../errors';
 import { requestFilter } from '../filters';
 import { applyBeforeWrite } from '../hooks';
 import { idFilter } from '../ids';
-import { applySet } from '../merge-set';
+import { applySet, checkNoOverlap } from '../merge-set';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
@@ -13,19 +13,6 @@ import { stampPatched } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { checkBodyIdMatchesPath } from './body-id';
 import { documentNotFound } from './not-found';
-
-/** Rejects keys where one is a path inside another (`a` and `a.b`): MongoDB refuses such an update. */
-function checkNoOverlap(keys: string[]): void {
-  const all = new Set(keys);
-  for (const key of keys) {
-    const segments = key.split('.');
-    for (let i = 1; i < segments.length; i++) {
-      const parent = segments.slice(0, i).join('.');
-      if (all.has(parent))
-        throw storeError('invalid_body', `body: the keys "${parent}" and "${key}" overlap.`);
-    }
-  }
-}
 
 /** The `$set` of a PATCH body: `_id` must name the path's document and is then left out. */
 function setOf(ctx: RequestContext, body: Document): Document {
