@@ -1,4 +1,4 @@
-import { childrenFilter, PopulateError } from '@store/populate';
+import { childrenFilter, relationMatch } from '@store/populate';
 import { authorize } from './access/grant';
 import { contextFor, type RequestContext } from './context';
 import { andFilters } from './filters';
@@ -12,19 +12,6 @@ export interface NestedList {
   readonly context: RequestContext;
   /** Children of `<id>` (by `<singular(res)>_id` / `<singular(res)>_ids`), AND the relation's `match`. */
   readonly filter: Document;
-}
-
-/** The `match` of `resources.<parent>.population.<children>`, evaluated for this request. */
-async function relationMatch(ctx: RequestContext, parent: string, children: string): Promise<Document> {
-  const { match } = ctx.options.populate.constraint(parent, children);
-  if (match === undefined) return {};
-  const filter = typeof match === 'function' ? await match(ctx) : match;
-  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
-    throw new PopulateError('invalid_constraint', 'a population match must give a filter object', {
-      relation: children,
-    });
-  }
-  return filter;
 }
 
 /**
@@ -53,6 +40,7 @@ export async function nestedList(ctx: RequestContext): Promise<NestedList> {
   const parent = ctx.resource.name;
   await checkParentVisible(ctx, id);
   const context = await authorize(contextFor(ctx, children), 'read');
-  const match = await relationMatch(ctx, parent, children.name);
-  return { context, filter: andFilters(childrenFilter(parent, [id], ctx.options.populate), match) };
+  const { match } = ctx.options.populate.constraint(parent, children.name);
+  const matched = (await relationMatch(match, ctx, children.name)) ?? {};
+  return { context, filter: andFilters(childrenFilter(parent, [id], ctx.options.populate), matched) };
 }

@@ -53,12 +53,21 @@ function referencesOf(doc: PopulateDocument, one: string, many: string): unknown
   return out;
 }
 
-async function matchFilter<C>(match: RelationMatch<C> | undefined, context: C, name: string) {
+/**
+ * The filter a constraint's `match` gives for one request (a function of `context` is called),
+ * or `undefined` without one; a `match` giving anything but a filter object is an
+ * `invalid_constraint` error naming `relation`.
+ */
+export async function relationMatch<C>(
+  match: RelationMatch<C> | undefined,
+  context: C,
+  relation: string,
+): Promise<PopulateDocument | undefined> {
   if (match === undefined) return undefined;
   const filter = typeof match === 'function' ? await match(context) : match;
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     throw new PopulateError('invalid_constraint', 'a population match must give a filter object', {
-      relation: name,
+      relation,
     });
   }
   return filter;
@@ -93,7 +102,7 @@ async function relate<C>(
 ): Promise<PopulateDocument[][]> {
   const scope = (await request.scope?.(relation.name)) ?? {};
   const constraint = options.constraint(request.resource, relation.name);
-  const match = await matchFilter(constraint.match, request.context as C, relation.name);
+  const match = await relationMatch(constraint.match, request.context as C, relation.name);
   const plan: JoinPlan = {
     ...linkage(request, relation, options),
     collection: request.db.collection(scope.collection ?? relation.name),

@@ -2,7 +2,7 @@
  * `@store/populate`: the relationship engine of `@store/core` (`$populate`, `$fill`,
  * nested child routes), batched, across id kinds. Imports nothing from core.
  */
-export { attachRelations, type RelationRequest, type RelationScope } from './attach';
+export { attachRelations, type RelationRequest, type RelationScope, relationMatch } from './attach';
 export type { PopulateCollection, PopulateDb, PopulateDocument, PopulateFindOptions } from './db';
 export { POPULATE_ERROR_CODES, PopulateError, type PopulateErrorCode } from './error-codes';
 export { omitFields, requiredFields, stripFields, withJoinKeys } from './fields';
