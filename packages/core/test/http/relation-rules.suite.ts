@@ -52,10 +52,11 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
       expect(ids(await api.get('/companies/1/employees'))).toEqual(['e1', 'e2']);
     });
 
-    it('answers 500 invalid_constraint when a match function gives no filter', async () => {
+    it('answers 500 invalid_constraint when a match function gives no filter, populated or nested', async () => {
       const population = { employees: { match: () => 'active' } };
       const api = await company(start, { resources: { companies: { population } } });
       expectProblem(await api.get('/companies?$populate=employees'), 500, 'invalid_constraint');
+      expectProblem(await api.get('/companies/1/employees'), 500, 'invalid_constraint');
     });
   });
 
