@@ -7,12 +7,12 @@
 // store's code alone. Runs against the BUILT packages (`pnpm build` first).
 import { createEmbeddedDb, createStoreHandler, newId } from '@store/core';
 import { compileQuery } from '@store/query';
-import { QUERIES } from './lib/cases.mjs';
-import { RESOURCES } from './lib/contenders.mjs';
+import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
+import { companiesWithEmployees, RESOURCES } from './lib/contenders.mjs';
 import { DATASETS, sampleIds } from './lib/data.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const BODY = JSON.stringify({ name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true });
+const BODY = JSON.stringify(NEW_ITEM);
 
 async function loaded(dataset) {
   const db = createEmbeddedDb();
@@ -71,20 +71,6 @@ const CASES = {
     },
   },
 };
-
-/** The baseline's `$populate=employees` (bench/lib/contenders.mjs). */
-async function companiesWithEmployees(db, page) {
-  const { sort, skip, limit } = page;
-  const companies = await db.collection('companies').find(page.filter, { sort, skip, limit }).toArray();
-  const ids = companies.map((company) => company._id);
-  const filter = { $or: [{ company_id: { $in: ids } }, { company_ids: { $in: ids } }] };
-  const byCompany = new Map(ids.map((id) => [id, []]));
-  for (const employee of await db.collection('employees').find(filter).toArray()) {
-    for (const id of [employee.company_id, ...(employee.company_ids ?? [])])
-      byCompany.get(id)?.push(employee);
-  }
-  return companies.map((company) => ({ ...company, employees: byCompany.get(company._id) }));
-}
 
 async function time(calls, call) {
   const started = process.hrtime.bigint();

@@ -23,41 +23,42 @@ const post = (path) => ({
   body: JSON.stringify(NEW_ITEM),
 });
 
-/** Requests that walk a fixed sample of ids, one per request, per connection. */
-function byIds(dataset, prefix) {
-  const ids = sampleIds(DATASETS[dataset]().items);
-  return {
-    ids,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request, context) => {
-          context.i = ((context.i ?? -1) + 1) % ids.length;
-          return { ...request, path: `${prefix}${ids[context.i]}` };
-        },
-      },
-    ],
-  };
-}
-
 const json = (body) => JSON.parse(body);
 const idOf = (doc) => doc._id ?? doc.id;
 const listDigest = (_contender, { body }) => json(body).map((doc) => doc.n);
 const populateDigest = (_contender, { body }) =>
   json(body).map((company) => [company.name, company.employees.map((e) => idOf(e)).sort()]);
+const getDigest = (_contender, { status, body }) => [status, idOf(json(body)) !== undefined, json(body).name];
+
+/** `GET /items/<id>` for every contender, walking a fixed sample of ids, one per request, per connection. */
+function getById(name, dataset, measures) {
+  const ids = sampleIds(DATASETS[dataset]().items);
+  const requests = [
+    {
+      method: 'GET',
+      setupRequest: (request, context) => {
+        context.i = ((context.i ?? -1) + 1) % ids.length;
+        return { ...request, path: `/items/${ids[context.i]}` };
+      },
+    },
+  ];
+  return {
+    name,
+    dataset,
+    measures,
+    store: { requests },
+    baseline: { requests },
+    jsonServer: { requests },
+    checkPath: `/items/${ids[0]}`,
+    digest: getDigest,
+  };
+}
 
 /**
  * One request (a `path`, or autocannon `requests`) per contender; `null` where json-server has
  * no equivalent. `digest(contender, { status, headers, body })` must agree across contenders.
  */
 export function buildCases() {
-  const byId1k = byIds('items-1k', '/items/');
-  const byId100k = byIds('items-100k', '/items/');
-  const getDigest = (_contender, { status, body }) => [
-    status,
-    idOf(json(body)) !== undefined,
-    json(body).name,
-  ];
   return [
     {
       name: 'list-filter',
@@ -78,26 +79,8 @@ export function buildCases() {
       digest: (contender, { headers, body }) =>
         contender === 'jsonServer' ? Number(headers['x-total-count']) : json(body).count,
     },
-    {
-      name: 'get-by-id',
-      dataset: 'items-1k',
-      measures: '`GET /items/<id>` over 1,000 items, walking 1,000 sampled ids',
-      store: { requests: byId1k.requests },
-      baseline: { requests: byId1k.requests },
-      jsonServer: { requests: byId1k.requests },
-      checkPath: `/items/${byId1k.ids[0]}`,
-      digest: getDigest,
-    },
-    {
-      name: 'get-by-id-100k',
-      dataset: 'items-100k',
-      measures: 'the same over 100,000 items (an id lookup must not scan)',
-      store: { requests: byId100k.requests },
-      baseline: { requests: byId100k.requests },
-      jsonServer: { requests: byId100k.requests },
-      checkPath: `/items/${byId100k.ids[0]}`,
-      digest: getDigest,
-    },
+    getById('get-by-id', 'items-1k', '`GET /items/<id>` over 1,000 items, walking 1,000 sampled ids'),
+    getById('get-by-id-100k', 'items-100k', 'the same over 100,000 items (an id lookup must not scan)'),
     {
       name: 'populate',
       dataset: 'companies',

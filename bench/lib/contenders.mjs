@@ -30,8 +30,11 @@ async function storeApp(db) {
 /** Find options of a compiled query, as the store passes them to the collection. */
 const findOptions = ({ sort, skip, limit }) => ({ sort, skip, limit });
 
-/** `$populate=employees` by hand: the page, one `$in` query for its children, a join by id. */
-async function companiesWithEmployees(db, page) {
+/**
+ * `$populate=employees` by hand: the page, one `$in` query for its children, a join by id. The
+ * baseline's route, and the baseline of `bench/inprocess.mjs` too.
+ */
+export async function companiesWithEmployees(db, page) {
   const companies = await db.collection('companies').find(page.filter, findOptions(page)).toArray();
   const ids = companies.map((company) => company._id);
   const filter = { $or: [{ company_id: { $in: ids } }, { company_ids: { $in: ids } }] };
