@@ -10,6 +10,7 @@ import { createEmbeddedDb } from '../../src/storage/embedded/index';
 import { CollectionIndexes } from '../../src/storage/embedded/indexes';
 import { idKey } from '../../src/storage/embedded/values';
 import type { Document, StoreCollection } from '../../src/storage/types';
+import { picker, prng } from '../support/seeded-random';
 import { ids } from './fixtures';
 
 const OID = new ObjectId('0123456789abcdef01234567');
@@ -78,20 +79,9 @@ describe('candidateKeys with a field lookup', () => {
   });
 });
 
-/** A small seeded PRNG (mulberry32), so every run makes the same writes. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('indexes through writes', () => {
   const random = prng(42);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const id = () => `d${Math.floor(random() * 30)}`;
   const refs = (): Document => {
     const roll = random();

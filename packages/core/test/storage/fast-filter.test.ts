@@ -4,39 +4,20 @@
  * to mingo.
  */
 import { ObjectId } from 'bson';
-import { Context } from 'mingo';
-import * as expressionOperators from 'mingo/operators/expression';
-import * as queryOperators from 'mingo/operators/query';
-import { Query } from 'mingo/query';
 import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../../src/storage/embedded/compile-filter';
 import { fastFilter } from '../../src/storage/embedded/fast-filter';
 import { CollectionIndexes } from '../../src/storage/embedded/indexes';
 import type { Document } from '../../src/storage/types';
-
-type Ops = NonNullable<Parameters<typeof Context.init>[0]>;
-const stock = Context.init({
-  query: queryOperators as unknown as Ops['query'],
-  expression: expressionOperators as unknown as Ops['expression'],
-});
+import { picker, prng } from '../support/seeded-random';
+import { stockTest } from '../support/stock-mingo';
 
 const OID = new ObjectId('0123456789abcdef01234567');
 const SCALARS: readonly unknown[] = ['a', '1', '', 1, 0, -0, Number.NaN, true, false, null, OID, new Date(0)];
 const FIELDS = ['a', 'b', 'a.b', 'a.0'] as const;
 
-/** A small seeded PRNG (mulberry32), so every run tests the same cases. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function generators(random: () => number) {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const list = () => Array.from({ length: Math.floor(random() * 4) }, () => pick(SCALARS));
   const value = (depth: number): unknown => {
     const roll = random();
@@ -82,7 +63,7 @@ describe('filters compiled without mingo', () => {
     for (let i = 0; i < 8000; i++) {
       const [f, d] = [filter(0), doc()];
       if (fastFilter(f)) fast += 1;
-      const expected = new Query(f, { context: stock, scriptEnabled: false }).test(d);
+      const expected = stockTest(f, d);
       const actual = compileFilter(f, indexes).test(d);
       if (actual !== expected) expect({ f, d, actual }).toEqual({ f, d, actual: expected });
     }

@@ -4,15 +4,13 @@
  * generated documents and operands mixing every value kind the two compare differently.
  */
 import { ObjectId } from 'bson';
-import { Context } from 'mingo';
-import * as expressionOperators from 'mingo/operators/expression';
-import * as queryOperators from 'mingo/operators/query';
-import { Query } from 'mingo/query';
 import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../../src/storage/embedded/compile-filter';
 import { inLookup } from '../../src/storage/embedded/in-operator';
 import { CollectionIndexes } from '../../src/storage/embedded/indexes';
 import type { Document } from '../../src/storage/types';
+import { picker, prng } from '../support/seeded-random';
+import { stockTest } from '../support/stock-mingo';
 
 const HEX = '0123456789abcdef01234567';
 const SCALARS: readonly unknown[] = [
@@ -41,19 +39,8 @@ const COMPOSITES: readonly unknown[] = [{ b: 1 }, { b: 'a' }, ['a'], [1, 'b']];
 const PATTERNS: readonly unknown[] = [/^a/, /A/i, /^a/g, /b$/];
 const FIELDS = ['a', 'a.b', 'a.0', 'c'] as const;
 
-/** A small seeded PRNG (mulberry32), so every run tests the same cases. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function generators(random: () => number) {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const value = (depth: number): unknown => {
     const roll = random();
     if (depth > 1 || roll < 0.55) return pick(SCALARS);
@@ -70,14 +57,6 @@ function generators(random: () => number) {
   const operand = (): unknown[] => Array.from({ length: Math.floor(random() * 5) }, member);
   return { pick, doc, operand };
 }
-
-const stockContext = Context.init({
-  query: queryOperators as unknown as NonNullable<Parameters<typeof Context.init>[0]>['query'],
-  expression: expressionOperators as unknown as NonNullable<Parameters<typeof Context.init>[0]>['expression'],
-});
-
-const stockTest = (filter: Document, doc: Document): boolean =>
-  new Query(filter, { context: stockContext, scriptEnabled: false }).test(doc);
 
 describe('$in and $nin answer exactly as mingo did', () => {
   it('on 6,000 generated filters and documents, alone, under $or, $not and $elemMatch', () => {

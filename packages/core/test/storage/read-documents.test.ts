@@ -8,6 +8,7 @@ import { find as mingoFind } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../../src/storage/embedded/read-documents';
 import type { Document } from '../../src/storage/types';
+import { picker, prng } from '../support/seeded-random';
 
 const DOCS: Document[] = Array.from({ length: 7 }, (_, i) => ({ _id: `d${i}`, n: i % 3, nested: { i } }));
 
@@ -53,20 +54,9 @@ describe('readDocuments without sort or projection', () => {
   });
 });
 
-/** A small seeded PRNG (mulberry32), so every run sorts the same documents. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('readDocuments with a sort', () => {
   const random = prng(7);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = picker(random);
   const NUMBERS = [3, 1, 2, -0, 0, 1.5, -4];
   const STRINGS = ['b', 'a', 'B', '', 'é', 'a0', '10', '9'];
   const OTHERS = [
