@@ -1,17 +1,7 @@
 import { referenceFields } from '@store/populate';
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from './errors';
-import { resolveStoreOptions, type StoreConfig } from './options';
-
-function configError(config: unknown): { code: string; option: unknown; message: string } {
-  try {
-    resolveStoreOptions(config as StoreConfig);
-  } catch (error) {
-    if (!isStoreError(error)) throw error;
-    return { code: error.code, option: error.data?.option, message: error.message };
-  }
-  throw new Error('expected resolveStoreOptions to throw');
-}
+import { optionError } from '../test/support/option-error';
+import { resolveStoreOptions } from './options';
 
 const population = (constraint: unknown) => ({
   resources: { companies: { population: { employees: constraint } } },
@@ -109,7 +99,7 @@ describe('relationship options', () => {
       'resources.companies.population.employees',
     ],
   ])('rejects %s with invalid_config, naming the option', (_, config, option) => {
-    const error = configError(config);
+    const error = optionError(config);
     expect(error).toMatchObject({ code: 'invalid_config', option });
     expect(error.message).toContain(`"${option}"`);
   });

@@ -1,20 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isStoreError } from '../errors';
-import { resolveStoreOptions, type StoreConfig } from '../options';
+import { optionError } from '../../test/support/option-error';
+import { resolveStoreOptions } from '../options';
 import { findResource } from '../resources';
 
 const quiet = () => ({ error: vi.fn(), warn: vi.fn(), log: vi.fn() });
 const base = { baseUrl: 'https://shop.test/api', secret: 'a-secret-of-16-chars+', logger: quiet() };
-
-function optionError(config: unknown): { code: string; option: unknown; message: string } {
-  try {
-    resolveStoreOptions(config as StoreConfig);
-  } catch (error) {
-    if (!isStoreError(error)) throw error;
-    return { code: error.code, option: error.data?.option, message: error.message };
-  }
-  throw new Error('expected resolveStoreOptions to throw');
-}
 
 describe('resources.user.auth', () => {
   it('resolves once at createStore: users in "users" (owner on _id), auth state never routable', () => {
