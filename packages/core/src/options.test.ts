@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from './errors';
+import { optionError } from '../test/support/option-error';
 import { resolveStoreOptions, type StoreConfig } from './options';
-
-function configError(config: unknown): { code: string; message: string; option: unknown } {
-  try {
-    resolveStoreOptions(config as StoreConfig);
-  } catch (error) {
-    if (!isStoreError(error)) throw error;
-    return { code: error.code, message: error.message, option: error.data?.option };
-  }
-  throw new Error('expected resolveStoreOptions to throw');
-}
 
 describe('resolveStoreOptions', () => {
   it('applies every default', () => {
@@ -138,7 +128,7 @@ describe('resolveStoreOptions', () => {
     ['a non-boolean timestamps', { timestamps: 'true' }, 'timestamps'],
     ['a logger without warn', { logger: { error() {} } }, 'logger'],
   ])('rejects %s, naming the option', (_, config, option) => {
-    const error = configError(config);
+    const error = optionError(config);
     expect(error.code).toBe('invalid_config');
     expect(error.option).toBe(option);
     expect(error.message).toContain(`"${option}"`);

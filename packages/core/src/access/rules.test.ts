@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from '../errors';
-import { resolveStoreOptions, type StoreConfig } from '../options';
+import { optionError } from '../../test/support/option-error';
+import { resolveStoreOptions } from '../options';
 import { findResource } from '../resources';
 import { resolveAccess } from './rules';
-
-function configError(config: unknown): { code: string; option: unknown } {
-  try {
-    resolveStoreOptions(config as StoreConfig);
-  } catch (error) {
-    if (!isStoreError(error)) throw error;
-    return { code: error.code, option: error.data?.option };
-  }
-  throw new Error('expected resolveStoreOptions to throw');
-}
 
 describe('resolveAccess', () => {
   it('gives one rule to every operation', () => {
@@ -74,7 +64,7 @@ describe('access options', () => {
     ],
     ['a bad defaultAccess', { defaultAccess: 'everyone' }, 'defaultAccess'],
   ])('refuses %s with invalid_config naming it', (_name, config, option) => {
-    expect(configError(config)).toEqual({ code: 'invalid_config', option });
+    expect(optionError(config)).toMatchObject({ code: 'invalid_config', option });
   });
 
   it('gives undeclared resources and declared ones without access the defaultAccess, with their ownerField', () => {
