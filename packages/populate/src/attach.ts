@@ -39,20 +39,6 @@ export interface RelationRequest<C = unknown> {
   readonly strip?: readonly string[];
 }
 
-/** Adds a reference field's value to `out`: its elements when it is an array; nothing when absent. */
-function addReferences(out: unknown[], value: unknown): void {
-  if (Array.isArray(value)) for (const item of value) out.push(item);
-  else if (value !== undefined) out.push(value);
-}
-
-/** The references a document holds in `one` (`<singular>_id`) and `many` (`<singular>_ids`). */
-function referencesOf(doc: PopulateDocument, one: string, many: string): unknown[] {
-  const out: unknown[] = [];
-  addReferences(out, doc[one]);
-  addReferences(out, doc[many]);
-  return out;
-}
-
 /**
  * The filter a constraint's `match` gives for one request (a function of `context` is called),
  * or `undefined` without one; a `match` giving anything but a filter object is an
@@ -73,25 +59,22 @@ export async function relationMatch<C>(
   return filter;
 }
 
+/** Which fields hold the ids joining the page to the relation, and the filter of its query. */
 function linkage<C>(
   request: RelationRequest<C>,
   relation: PlannedRelation,
   options: ResolvedPopulateOptions<C>,
-) {
+): Pick<JoinPlan, 'ownerFields' | 'resultFields' | 'relationFilter'> {
   if (relation.kind === 'populate') {
     const { one, many } = referenceFields(request.resource, options.singular);
     return {
-      ownerValues: (doc: PopulateDocument) => [doc._id],
-      relationFilter: (values: unknown[]) => childrenFilter(request.resource, values, options),
-      resultValues: (doc: PopulateDocument) => referencesOf(doc, one, many),
+      ownerFields: ['_id'],
+      resultFields: [one, many],
+      relationFilter: (values) => childrenFilter(request.resource, values, options),
     };
   }
   const { one, many } = referenceFields(relation.name, options.singular);
-  return {
-    ownerValues: (doc: PopulateDocument) => referencesOf(doc, one, many),
-    relationFilter: (values: unknown[]) => parentsFilter(values),
-    resultValues: (doc: PopulateDocument) => [doc._id],
-  };
+  return { ownerFields: [one, many], resultFields: ['_id'], relationFilter: parentsFilter };
 }
 
 async function relate<C>(

@@ -20,7 +20,7 @@ export function isObjectId(value: unknown): value is ObjectId {
 }
 
 function integerOf(text: string): number | undefined {
-  if (!INTEGER.test(text)) return undefined;
+  if (text.length > 17 || !INTEGER.test(text)) return undefined;
   const n = Number(text);
   return Number.isSafeInteger(n) && String(n) === text ? n : undefined;
 }
@@ -32,7 +32,7 @@ function stringVariants(text: string): IdValue[] {
   if (HEX24.test(text)) {
     const lower = text.toLowerCase();
     if (lower !== text) out.push(lower);
-    out.push(ObjectId.createFromHexString(lower));
+    out.push(new ObjectId(lower));
   }
   return out;
 }
@@ -62,24 +62,29 @@ export function idKey(id: unknown): string | undefined {
   return undefined;
 }
 
-/** Adds `key` to `seen`; true when it was not there yet. */
-function added<T>(seen: Set<T>, key: T): boolean {
-  const before = seen.size;
-  seen.add(key);
-  return seen.size > before;
+/** True when two variants are the same value (ObjectIds compared by hex). */
+function sameVariant(a: IdValue, b: IdValue): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object') return a === b;
+  return a.toHexString() === b.toHexString();
 }
 
-/** The variants of many ids, without duplicates (order of first appearance). */
+/**
+ * The variants of many ids, each once. Ids of one key (`1` and `"1"`, a hex string and its
+ * ObjectId) have the same variants but for the case of hex strings, so variants are gathered
+ * per key: the first id of a key gives its variants, a later one adds any it lacks.
+ */
 export function idVariantsOf(ids: Iterable<unknown>): IdValue[] {
+  const byKey = new Map<string, IdValue[]>();
+  for (const id of ids) {
+    const key = idKey(id);
+    if (key === undefined) continue;
+    const known = byKey.get(key);
+    if (known === undefined) byKey.set(key, idVariants(id));
+    else
+      for (const variant of idVariants(id))
+        if (!known.some((k) => sameVariant(k, variant))) known.push(variant);
+  }
   const out: IdValue[] = [];
-  const strings = new Set<string>();
-  const numbers = new Set<number>();
-  const objectIds = new Set<string>();
-  const isNew = (variant: IdValue): boolean => {
-    if (typeof variant === 'string') return added(strings, variant);
-    if (typeof variant === 'number') return added(numbers, variant);
-    return added(objectIds, variant.toHexString());
-  };
-  for (const id of ids) for (const variant of idVariants(id)) if (isNew(variant)) out.push(variant);
+  for (const variants of byKey.values()) for (const variant of variants) out.push(variant);
   return out;
 }

@@ -4,12 +4,15 @@ import { idKey } from './ids';
 /** One relation, reduced to what the batched join needs. */
 export interface JoinPlan {
   readonly collection: PopulateCollection;
-  /** Raw id values of one page document (its `_id`, or its references). */
-  readonly ownerValues: (doc: PopulateDocument) => unknown[];
-  /** Filter selecting related documents for these raw values. */
+  /**
+   * Fields of a page document holding the ids it is joined by: `_id` for `$populate`, its
+   * reference fields for `$fill`. A field may hold one id or an array of them.
+   */
+  readonly ownerFields: readonly string[];
+  /** Fields of a related document holding the ids that link it to page documents. */
+  readonly resultFields: readonly string[];
+  /** Filter selecting related documents for these raw owner ids. */
   readonly relationFilter: (values: unknown[]) => PopulateDocument;
-  /** Raw values on a related document that link it to page documents. */
-  readonly resultValues: (doc: PopulateDocument) => unknown[];
   /** Further filters ANDed in (constraint `match`, access rules). */
   readonly filters: readonly PopulateDocument[];
   readonly sort: Readonly<Record<string, 1 | -1>>;
@@ -19,33 +22,32 @@ export interface JoinPlan {
   readonly batchRounds: number;
 }
 
-/** A join key of a raw id ({@link idKey}). */
-type KeyOf = (value: unknown) => string | undefined;
-
-/**
- * {@link idKey}, remembered for the strings of one join: a parent's id recurs on each of its
- * children, and a key costs a pattern test. Lives as long as one `batchedJoin` call.
- */
-function rememberedIdKey(): KeyOf {
-  const known = new Map<string, string | undefined>();
-  return (value) => {
-    if (typeof value !== 'string') return idKey(value);
-    let key = known.get(value);
-    if (key === undefined) {
-      key = idKey(value);
-      known.set(value, key);
-    }
-    return key;
-  };
+/** The ids a document holds in `fields` (array elements one by one; absent fields give none). */
+function idsOf(doc: PopulateDocument, fields: readonly string[]): unknown[] {
+  const ids: unknown[] = [];
+  for (const field of fields) {
+    const value = doc[field];
+    if (Array.isArray(value)) for (const item of value) ids.push(item);
+    else if (value !== undefined) ids.push(value);
+  }
+  return ids;
 }
 
-function keysOf(values: unknown[], keyOf: KeyOf): Set<string> {
-  const keys = new Set<string>();
-  for (const value of values) {
-    const key = keyOf(value);
-    if (key !== undefined) keys.add(key);
+/** Page documents by the join key ({@link idKey}) of each id they hold. */
+type OwnersByKey = Map<string, number[]>;
+
+/**
+ * The page documents an id links to. A string is first tried as it is: it equals a key only
+ * when it is that key's canonical form, so the pattern test of {@link idKey} is paid only for
+ * other forms (an ObjectId, a number, upper-case hex) and for ids no page document holds.
+ */
+function ownersOf(byKey: OwnersByKey, id: unknown): number[] | undefined {
+  if (typeof id === 'string') {
+    const owners = byKey.get(id);
+    if (owners !== undefined) return owners;
   }
-  return keys;
+  const key = idKey(id);
+  return key === undefined || key === id ? undefined : byKey.get(key);
 }
 
 function query(plan: JoinPlan, values: unknown[], limit: number): Promise<PopulateDocument[]> {
@@ -56,48 +58,54 @@ function query(plan: JoinPlan, values: unknown[], limit: number): Promise<Popula
   return plan.collection.find(filter, { sort: { ...plan.sort }, limit }).toArray();
 }
 
-/** The owners a related document references (each once, in the order its references name them). */
-function ownersOf(plan: JoinPlan, byKey: Map<string, number[]>, keyOf: KeyOf, result: PopulateDocument) {
-  const values = plan.resultValues(result);
-  if (values.length === 1) {
-    // One reference: one key, whose owners are distinct already.
-    const key = keyOf(values[0]);
-    return (key === undefined ? undefined : byKey.get(key)) ?? [];
-  }
-  const matched: number[] = [];
-  for (const value of values) {
-    const key = keyOf(value);
-    const owners = key === undefined ? undefined : byKey.get(key);
-    if (owners === undefined) continue;
-    for (const i of owners) if (!matched.includes(i)) matched.push(i);
-  }
-  return matched;
-}
-
-/** Hands sorted results to the owners they reference, at most `limit` each, resetting their lists. */
+/**
+ * Hands sorted results to the owners they reference, at most `limit` each, resetting the
+ * owners' lists first. A result referencing one owner twice is kept once: it is then that
+ * list's last entry.
+ */
 function assign(
   plan: JoinPlan,
-  keyOf: KeyOf,
-  owners: number[],
-  ownerKeys: Set<string>[],
+  owners: readonly number[],
+  ownerKeys: readonly (readonly string[])[],
   lists: PopulateDocument[][],
-  results: PopulateDocument[],
+  results: readonly PopulateDocument[],
 ): void {
-  const byKey = new Map<string, number[]>();
+  const byKey: OwnersByKey = new Map();
   for (const i of owners) {
     lists[i] = [];
-    for (const key of ownerKeys[i] ?? []) {
+    for (const key of ownerKeys[i] as readonly string[]) {
       const same = byKey.get(key);
       if (same === undefined) byKey.set(key, [i]);
       else same.push(i);
     }
   }
+  const give = (result: PopulateDocument, id: unknown): void => {
+    for (const i of ownersOf(byKey, id) ?? []) {
+      const list = lists[i] as PopulateDocument[];
+      if (list.length < plan.limit && list[list.length - 1] !== result) list.push(result);
+    }
+  };
   for (const result of results) {
-    for (const i of ownersOf(plan, byKey, keyOf, result)) {
-      const list = lists[i];
-      if (list !== undefined && list.length < plan.limit) list.push(result);
+    for (const field of plan.resultFields) {
+      const value = result[field];
+      if (Array.isArray(value)) for (const id of value) give(result, id);
+      else if (value !== undefined) give(result, value);
     }
   }
+}
+
+/** The distinct join keys of `ids` (ids of kinds that never join have none). */
+function keysOf(ids: readonly unknown[]): string[] {
+  if (ids.length === 1) {
+    const key = idKey(ids[0]);
+    return key === undefined ? [] : [key];
+  }
+  const keys = new Set<string>();
+  for (const id of ids) {
+    const key = idKey(id);
+    if (key !== undefined) keys.add(key);
+  }
+  return [...keys];
 }
 
 /**
@@ -110,21 +118,21 @@ export async function batchedJoin(
   plan: JoinPlan,
   docs: readonly PopulateDocument[],
 ): Promise<PopulateDocument[][]> {
-  const keyOf = rememberedIdKey();
-  const ownerKeys = docs.map((doc) => keysOf(plan.ownerValues(doc), keyOf));
+  const ownerIds = docs.map((doc) => idsOf(doc, plan.ownerFields));
+  const ownerKeys = ownerIds.map(keysOf);
   const lists: PopulateDocument[][] = docs.map(() => []);
-  const valuesOf = (owners: number[]) => owners.flatMap((i) => plan.ownerValues(docs[i] ?? {}));
-  let pending = ownerKeys.flatMap((keys, i) => (keys.size > 0 ? [i] : []));
+  const idsOfOwners = (owners: readonly number[]) => owners.flatMap((i) => ownerIds[i] as unknown[]);
+  let pending = ownerKeys.flatMap((keys, i) => (keys.length > 0 ? [i] : []));
   for (let round = 0; pending.length > 0 && round < plan.batchRounds; round++) {
     const bound = plan.limit * pending.length;
-    const results = await query(plan, valuesOf(pending), bound);
-    assign(plan, keyOf, pending, ownerKeys, lists, results);
+    const results = await query(plan, idsOfOwners(pending), bound);
+    assign(plan, pending, ownerKeys, lists, results);
     if (results.length < bound) return lists;
     pending = pending.filter((i) => (lists[i]?.length ?? 0) < plan.limit);
   }
   await Promise.all(
     pending.map(async (i) =>
-      assign(plan, keyOf, [i], ownerKeys, lists, await query(plan, valuesOf([i]), plan.limit)),
+      assign(plan, [i], ownerKeys, lists, await query(plan, idsOfOwners([i]), plan.limit)),
     ),
   );
   return lists;

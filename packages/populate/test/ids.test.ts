@@ -71,6 +71,23 @@ describe('idVariantsOf', () => {
   it('lists each variant once', () => {
     expect(idVariantsOf([1, '1', 2])).toEqual([1, '1', 2, '2']);
   });
+
+  it('keeps every spelling of one hex id, whichever comes first', () => {
+    const upper = HEX.toUpperCase();
+    for (const ids of [
+      [HEX, upper],
+      [upper, HEX],
+      [new ObjectId(HEX), upper, HEX],
+    ]) {
+      const variants = idVariantsOf(ids);
+      expect(variants).toHaveLength(3);
+      expect(variants).toEqual(expect.arrayContaining([HEX, upper, new ObjectId(HEX)]));
+    }
+  });
+
+  it('skips ids of kinds that never join', () => {
+    expect(idVariantsOf([null, true, 3])).toEqual([3, '3']);
+  });
 });
 
 describe('isObjectId', () => {

@@ -95,13 +95,14 @@ export class CollectionIndexes {
    * Keys of the only documents whose `field` can equal one of `values` (`$in` / `$eq`), from
    * its single-field index; undefined without one, or when a value is not compared by key.
    * `memo` keeps the index keys of each value list for one filter (`$or` clauses share lists).
+   * Values of one key (an ObjectId and its hex string, `1` and `"1"`) are looked up once.
    */
   lookup(field: string, values: readonly unknown[], memo?: KeyMemo): Set<string> | undefined {
     const index = this.#fields.get(field);
     if (!index) return undefined;
     let keys = memo?.get(values);
     if (keys === undefined && !memo?.has(values)) {
-      keys = values.every(isIndexKeyable) ? values.map(idKey) : undefined;
+      keys = values.every(isIndexKeyable) ? [...new Set(values.map(idKey))] : undefined;
       memo?.set(values, keys);
     }
     return keys && index.lookup(keys);
