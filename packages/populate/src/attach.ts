@@ -68,14 +68,18 @@ function linkage<C>(
   if (relation.kind === 'populate') {
     const { one, many } = referenceFields(request.resource, options.singular);
     return {
-      ownerFields: ['_id'],
-      resultFields: [one, many],
+      ownerFields: { one: '_id' },
+      resultFields: { one, many },
       relationFilter: (values) => childrenFilter(request.resource, values, options),
     };
   }
   const { one, many } = referenceFields(relation.name, options.singular);
-  return { ownerFields: [one, many], resultFields: ['_id'], relationFilter: parentsFilter };
+  return { ownerFields: { one, many }, resultFields: { one: '_id' }, relationFilter: parentsFilter };
 }
+
+/** A filter that can leave documents out: present and not empty (`{}` matches everything). */
+const isRestrictive = (filter: PopulateDocument | undefined): filter is PopulateDocument =>
+  filter !== undefined && Object.keys(filter).length > 0;
 
 async function relate<C>(
   docs: readonly PopulateDocument[],
@@ -89,7 +93,7 @@ async function relate<C>(
   const plan: JoinPlan = {
     ...linkage(request, relation, options),
     collection: request.db.collection(scope.collection ?? relation.name),
-    filters: [match, scope.filter].filter((f): f is PopulateDocument => f !== undefined),
+    filters: [match, scope.filter].filter(isRestrictive),
     sort: constraint.sort,
     limit: constraint.limit,
     batchRounds: options.batchRounds,

@@ -88,6 +88,13 @@ const all =
     return true;
   };
 
+const any =
+  (tests: Test[]): Test =>
+  (doc) => {
+    for (const test of tests) if (test(doc)) return true;
+    return false;
+  };
+
 /** A test of `filter` matching exactly what mingo's would, or undefined for a shape it leaves to mingo. */
 export function fastFilter(filter: unknown, memo: LookupMemo = new Map()): Test | undefined {
   if (!isPlainObject(filter)) return undefined;
@@ -96,7 +103,7 @@ export function fastFilter(filter: unknown, memo: LookupMemo = new Map()): Test 
     if (key === '$and' || key === '$or') {
       const clauses = clauseTests(condition, memo);
       if (!clauses) return undefined;
-      tests.push(key === '$and' ? all(clauses) : (doc) => clauses.some((test) => test(doc)));
+      tests.push(key === '$and' ? all(clauses) : any(clauses));
     } else {
       const fields = key === '' || key.startsWith('$') ? undefined : fieldTests(key, condition, memo);
       if (!fields) return undefined;

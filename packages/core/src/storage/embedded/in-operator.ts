@@ -41,18 +41,18 @@ const isValidDate = (value: unknown): value is Date =>
 const isStatelessPattern = (value: unknown): value is RegExp =>
   value instanceof RegExp && !value.global && !value.sticky;
 
-/** How each member kind enters the lookup; a member no row accepts defeats the fast path. */
-const MEMBER_KINDS: ReadonlyArray<
-  [accepts: (value: unknown) => boolean, add: (l: InLookup, v: never) => void]
-> = [
-  [(v) => typeof v === 'string', (l, v: string) => l.strings.add(v)],
-  [(v) => typeof v === 'number', (l, v: number) => l.numbers.add(v)],
-  [(v) => typeof v === 'boolean', (l, v: boolean) => l.booleans.add(v)],
-  [(v) => v === null, (l) => (l.hasNull = true)],
-  [isObjectId, (l, v: { toHexString(): string }) => l.objectIds.add(v.toHexString())],
-  [isValidDate, (l, v: Date) => l.dates.add(v.getTime())],
-  [isStatelessPattern, (l, v: RegExp) => l.patterns.push(v)],
-];
+/** Files one member in the lookup by its kind; false for a kind the fast path does not reproduce. */
+function addMember(lookup: InLookup, member: unknown): boolean {
+  if (typeof member === 'string') lookup.strings.add(member);
+  else if (typeof member === 'number') lookup.numbers.add(member);
+  else if (typeof member === 'boolean') lookup.booleans.add(member);
+  else if (member === null) lookup.hasNull = true;
+  else if (isObjectId(member)) lookup.objectIds.add(member.toHexString());
+  else if (isValidDate(member)) lookup.dates.add(member.getTime());
+  else if (isStatelessPattern(member)) lookup.patterns.push(member);
+  else return false;
+  return true;
+}
 
 /** The lookup of an `$in` operand, or undefined when mingo must evaluate it. */
 export function inLookup(operand: unknown): InLookup | undefined {
@@ -66,11 +66,7 @@ export function inLookup(operand: unknown): InLookup | undefined {
     patterns: [],
     hasNull: false,
   };
-  for (const member of operand) {
-    const kind = MEMBER_KINDS.find(([accepts]) => accepts(member));
-    if (!kind) return undefined;
-    kind[1](lookup, member as never);
-  }
+  for (const member of operand) if (!addMember(lookup, member)) return undefined;
   return lookup;
 }
 

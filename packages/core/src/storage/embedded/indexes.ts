@@ -11,6 +11,16 @@ import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
 import { idKey, isPlainObject } from './values';
 
+/** The distinct index keys of `values`, or undefined when one is not compared by key. */
+function indexKeysOf(values: readonly unknown[]): string[] | undefined {
+  const keys = new Set<string>();
+  for (const value of values) {
+    if (!isIndexKeyable(value)) return undefined;
+    keys.add(idKey(value));
+  }
+  return [...keys];
+}
+
 /** Index keys of the value lists of one filter, by list. */
 export type KeyMemo = Map<readonly unknown[], string[] | undefined>;
 
@@ -102,7 +112,7 @@ export class CollectionIndexes {
     if (!index) return undefined;
     let keys = memo?.get(values);
     if (keys === undefined && !memo?.has(values)) {
-      keys = values.every(isIndexKeyable) ? [...new Set(values.map(idKey))] : undefined;
+      keys = indexKeysOf(values);
       memo?.set(values, keys);
     }
     return keys && index.lookup(keys);
