@@ -21,7 +21,7 @@ const only = args
   .split(',');
 const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
 const CONTENDERS = ['store', 'baseline', 'jsonServer'];
-const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 5, rounds: 3 };
+const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 3, rounds: 5 };
 const CONNECTIONS = 10;
 
 for (const pkg of ['query', 'core', 'adapter-express']) {
@@ -48,10 +48,23 @@ async function check(benchCase, servers, contenders) {
   return 'mismatch';
 }
 
-/** Warm-up, then rounds in alternating order; requests/s over all rounds, mean p99. */
+/** The median of a non-empty list of numbers. */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Warm-up, then rounds in alternating order. Requests/s and mean p99 over all rounds; each
+ * ratio to the store is the median of its ratios round by round: the contenders of a round run
+ * back to back, so a slow spell of a shared machine weighs on both sides of a round's ratio.
+ */
 async function measure(benchCase, servers, contenders) {
   for (const name of contenders) await load(servers[name].port, benchCase[name], TIMING.warmup, CONNECTIONS);
-  const totals = Object.fromEntries(contenders.map((name) => [name, { requests: 0, seconds: 0, p99: [] }]));
+  const totals = Object.fromEntries(
+    contenders.map((name) => [name, { requests: 0, seconds: 0, p99: [], rounds: [] }]),
+  );
   let failures = 0;
   for (let round = 0; round < TIMING.rounds; round++) {
     const order = round % 2 === 0 ? contenders : [...contenders].reverse();
@@ -60,17 +73,23 @@ async function measure(benchCase, servers, contenders) {
       totals[name].requests += run.requests;
       totals[name].seconds += run.seconds;
       totals[name].p99.push(run.p99ms);
+      totals[name].rounds.push(run.requests / run.seconds);
       failures += run.failures;
     }
   }
   const rps = {};
   const p99ms = {};
+  const roundRatios = {};
   for (const name of CONTENDERS) {
     const total = totals[name];
     rps[name] = total ? total.requests / total.seconds : null;
     p99ms[name] = total ? total.p99.reduce((a, b) => a + b, 0) / total.p99.length : null;
+    if (name !== 'store' && total) {
+      roundRatios[name] = total.rounds.map((contender, i) => totals.store.rounds[i] / contender);
+    }
   }
-  return { rps, p99ms, failures };
+  const ratios = Object.fromEntries(Object.entries(roundRatios).map(([name, list]) => [name, median(list)]));
+  return { rps, p99ms, ratios, roundRatios, failures };
 }
 
 async function runGroup(dataset, cases, engine) {
@@ -86,7 +105,7 @@ async function runGroup(dataset, cases, engine) {
       const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
       process.stdout.write(`${label} ... `);
       const status = await check(benchCase, servers, present);
-      const { rps, p99ms, failures } = await measure(benchCase, servers, present);
+      const { rps, p99ms, ratios, roundRatios, failures } = await measure(benchCase, servers, present);
       const shown = present.map((name) => `${name} ${Math.round(rps[name])}`).join(', ');
       console.log(`${shown} req/s${status === 'ok' ? '' : ' (answers differ)'}`);
       results.push({
@@ -96,6 +115,8 @@ async function runGroup(dataset, cases, engine) {
         measures: benchCase.measures,
         rps,
         p99ms,
+        storeOver: ratios,
+        roundRatios,
         check: status,
         failures,
       });

@@ -25,16 +25,32 @@ function integerOf(text: string): number | undefined {
   return Number.isSafeInteger(n) && String(n) === text ? n : undefined;
 }
 
-function stringVariants(text: string): IdValue[] {
-  const out: IdValue[] = [text];
+/** The variants of one id with their join key ({@link idKey}), computed together. */
+interface KeyedVariants {
+  readonly key: string;
+  readonly variants: IdValue[];
+}
+
+function stringVariants(text: string): KeyedVariants {
+  const variants: IdValue[] = [text];
   const n = integerOf(text);
-  if (n !== undefined) out.push(n);
-  if (HEX24.test(text)) {
-    const lower = text.toLowerCase();
-    if (lower !== text) out.push(lower);
-    out.push(new ObjectId(lower));
+  if (n !== undefined) variants.push(n);
+  if (!HEX24.test(text)) return { key: text, variants };
+  const lower = text.toLowerCase();
+  if (lower !== text) variants.push(lower);
+  variants.push(new ObjectId(lower));
+  return { key: lower, variants };
+}
+
+function keyedVariants(id: unknown): KeyedVariants | undefined {
+  if (typeof id === 'string') return stringVariants(id);
+  if (typeof id === 'number')
+    return Number.isFinite(id) ? { key: String(id), variants: [id, String(id)] } : undefined;
+  if (isObjectId(id)) {
+    const hex = id.toHexString();
+    return { key: hex, variants: [id, hex] };
   }
-  return out;
+  return undefined;
 }
 
 /**
@@ -44,10 +60,7 @@ function stringVariants(text: string): IdValue[] {
  * has no variants and never joins.
  */
 export function idVariants(id: unknown): IdValue[] {
-  if (typeof id === 'string') return stringVariants(id);
-  if (typeof id === 'number') return Number.isFinite(id) ? [id, String(id)] : [];
-  if (isObjectId(id)) return [id, id.toHexString()];
-  return [];
+  return keyedVariants(id)?.variants ?? [];
 }
 
 /**
@@ -76,12 +89,12 @@ function sameVariant(a: IdValue, b: IdValue): boolean {
 export function idVariantsOf(ids: Iterable<unknown>): IdValue[] {
   const byKey = new Map<string, IdValue[]>();
   for (const id of ids) {
-    const key = idKey(id);
-    if (key === undefined) continue;
-    const known = byKey.get(key);
-    if (known === undefined) byKey.set(key, idVariants(id));
+    const keyed = keyedVariants(id);
+    if (keyed === undefined) continue;
+    const known = byKey.get(keyed.key);
+    if (known === undefined) byKey.set(keyed.key, keyed.variants);
     else
-      for (const variant of idVariants(id))
+      for (const variant of keyed.variants)
         if (!known.some((k) => sameVariant(k, variant))) known.push(variant);
   }
   const out: IdValue[] = [];

@@ -18,12 +18,19 @@ const isOrderedNumber = (value: unknown): value is number =>
 /** The values of `field` in `docs` when all strings or all ordered numbers; otherwise undefined. */
 function columnOf(docs: readonly Document[], field: string): Column | undefined {
   // A top-level field the document holds is read directly (mingo's resolve walks a path).
-  const valueOf = field.includes('.')
-    ? (doc: Document) => resolve(doc as ArrayOrObject, field)
-    : (doc: Document) => (Object.hasOwn(doc, field) ? doc[field] : resolve(doc as ArrayOrObject, field));
-  const column = docs.map(valueOf);
-  if (column.every((value) => typeof value === 'string')) return column as string[];
-  return column.every(isOrderedNumber) ? (column as number[]) : undefined;
+  const dotted = field.includes('.');
+  const column: unknown[] = [];
+  let strings = 0;
+  let numbers = 0;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i] as Document;
+    const value = !dotted && Object.hasOwn(doc, field) ? doc[field] : resolve(doc as ArrayOrObject, field);
+    if (typeof value === 'string') strings++;
+    else if (isOrderedNumber(value)) numbers++;
+    column.push(value);
+  }
+  if (strings === docs.length) return column as string[];
+  return numbers === docs.length ? (column as number[]) : undefined;
 }
 
 /** The `count` first positions in `order`, without sorting the rest: a sorted buffer, binary insertion. */
@@ -50,12 +57,15 @@ function firstPositions(length: number, count: number, order: (a: number, b: num
  */
 function distinctStringOrder(column: Column, direction: number): number[] | undefined {
   if (column.length < 2 || typeof column[0] !== 'string') return undefined;
+  const strings = column as string[];
   const at = new Map<string, number>();
-  for (const [i, value] of (column as string[]).entries()) at.set(value, i);
-  if (at.size !== column.length) return undefined;
-  const sorted = (column as string[]).slice().sort();
+  for (let i = 0; i < strings.length; i++) at.set(strings[i] as string, i);
+  if (at.size !== strings.length) return undefined;
+  const sorted = strings.slice().sort();
   if (direction === -1) sorted.reverse();
-  return sorted.map((value) => at.get(value) as number);
+  const positions: number[] = [];
+  for (const value of sorted) positions.push(at.get(value) as number);
+  return positions;
 }
 
 /** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
@@ -92,5 +102,7 @@ export function sortSimply(
     ? firstPositions(docs.length, count, order)
     : (distinctStringOrder(columns[0] as Column, directions[0] as number) ??
       docs.map((_, i) => i).sort(order));
-  return positions.map((i) => docs[i] as Document);
+  const sorted: Document[] = [];
+  for (const i of positions) sorted.push(docs[i] as Document);
+  return sorted;
 }
