@@ -21,7 +21,7 @@ const only = args
   .split(',');
 const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
 const CONTENDERS = ['store', 'baseline', 'jsonServer'];
-const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 3, rounds: 5 };
+const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 1.5, rounds: 10 };
 const CONNECTIONS = 10;
 
 for (const pkg of ['query', 'core', 'adapter-express']) {
