@@ -49,6 +49,26 @@ export function summarize(cases, compile) {
   return { cases: withRatios, getById100kOver1k: scaling, compile, missed };
 }
 
+/** The lower and upper quartiles of a list of numbers (nearest rank). */
+function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return [at(0.25), at(0.75)];
+}
+
+/** How far the round-by-round store/baseline ratios spread in each case (results with rounds only). */
+function spreadLine(cases) {
+  const spreads = cases
+    .filter((c) => c.roundRatios?.baseline?.length > 1)
+    .map((c) => {
+      const [low, high] = quartiles(c.roundRatios.baseline);
+      return `${c.name} ${fixed(low)}-${fixed(high)}`;
+    });
+  return spreads.length === 0
+    ? []
+    : [`- store/baseline round by round, lower to upper quartile: ${spreads.join(', ')}`];
+}
+
 function caseRows(cases) {
   return cases.map((c) => {
     const { rps, p99ms, ratios } = c;
@@ -87,6 +107,7 @@ export function markdown(summary, meta, findings) {
       ? `- \`@store/query\` compiles / \`api-query-params\` compiles (>= 1): **${fixed(compile.ratio)}**` +
         `${verdict(compile.ratio, 1)} (${whole(compile.ours)} vs ${whole(compile.theirs)} compiles/s)`
       : '- compile benchmark not run',
+    ...spreadLine(cases),
     ...meta.skipped.map((reason) => `- skipped: ${reason}`),
     '',
     missed.length === 0 ? 'Every target is met.' : `Targets missed: ${missed.join('; ')}.`,

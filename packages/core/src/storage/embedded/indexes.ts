@@ -105,7 +105,7 @@ export class CollectionIndexes {
    * Keys of the only documents whose `field` can equal one of `values` (`$in` / `$eq`), from
    * its single-field index; undefined without one, or when a value is not compared by key.
    * `memo` keeps the index keys of each value list for one filter (`$or` clauses share lists).
-   * Values of one key (an ObjectId and its hex string, `1` and `"1"`) are looked up once.
+   * A value repeated in the list is looked up once.
    */
   lookup(field: string, values: readonly unknown[], memo?: KeyMemo): Set<string> | undefined {
     const index = this.#fields.get(field);
