@@ -74,22 +74,20 @@ interface Assignment {
   readonly limit: number;
 }
 
-/**
- * Gives `result` to the owners of the ids `value` holds, while their lists have room. A result
- * holding one owner's id twice is kept once: it is then that list's last entry.
- */
-function give(to: Assignment, result: PopulateDocument, value: unknown): void {
-  if (value === undefined) return;
-  if (Array.isArray(value)) {
-    for (const id of value) give(to, result, id);
-    return;
-  }
-  const owners = ownersOf(to.byKey, value);
+/** Gives `result` to the owners of `id` while their lists have room, once each (it is then their last entry). */
+function giveTo(to: Assignment, result: PopulateDocument, id: unknown): void {
+  const owners = ownersOf(to.byKey, id);
   if (owners === undefined) return;
   for (const i of owners) {
     const list = to.lists[i] as PopulateDocument[];
     if (list.length < to.limit && list[list.length - 1] !== result) list.push(result);
   }
+}
+
+/** {@link giveTo} for each id a reference field holds: one, or an array's elements (as MongoDB matches). */
+function give(to: Assignment, result: PopulateDocument, value: unknown): void {
+  if (Array.isArray(value)) for (const id of value) giveTo(to, result, id);
+  else if (value !== undefined) giveTo(to, result, value);
 }
 
 /** Hands sorted results to the owners they reference, at most `limit` each, resetting the owners' lists first. */

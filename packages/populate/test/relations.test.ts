@@ -26,8 +26,14 @@ describeEngines('$fill', (engine) => {
   });
 });
 
-type Kind = 'number' | 'string' | 'objectId' | 'hex';
-const VALUE: Record<Kind, unknown> = { number: 42, string: '42', objectId: new ObjectId(HEX), hex: HEX };
+type Kind = 'number' | 'string' | 'objectId' | 'hex' | 'upperHex';
+const VALUE: Record<Kind, unknown> = {
+  number: 42,
+  string: '42',
+  objectId: new ObjectId(HEX),
+  hex: HEX,
+  upperHex: HEX.toUpperCase(),
+};
 const PAIRS: [Kind, Kind][] = [
   ['number', 'string'],
   ['string', 'number'],
@@ -35,6 +41,7 @@ const PAIRS: [Kind, Kind][] = [
   ['objectId', 'hex'],
   ['hex', 'objectId'],
   ['objectId', 'objectId'],
+  ['upperHex', 'upperHex'],
 ];
 
 describeEngines('references across id kinds', (engine) => {

@@ -6,6 +6,7 @@ import {
   requiredFields,
   withJoinKeys,
 } from '../src/index';
+import { countingDb } from './support/counting';
 import { describeEngines, seed } from './support/engines';
 
 const ids = (list: unknown) => (list as PopulateDocument[]).map((doc) => doc._id);
@@ -85,6 +86,30 @@ describeEngines('caller scope and input safety', (engine) => {
     await seed(db, 'employees', [{ _id: 'a', company_id: 1, company_ids: [1, '1'] }]);
     const out = await attachRelations([{ _id: 1 }], { db, resource: 'companies', populate: ['employees'] });
     expect(ids(out[0]?.employees)).toEqual(['a']);
+  });
+
+  it('lists a child only under the ids its reference fields hold, not ids nested in arrays', async () => {
+    const db = await engine.createDb();
+    await seed(db, 'employees', [{ _id: 'a', company_id: 1, company_ids: [[2]] }]);
+    const out = await attachRelations([{ _id: 1 }, { _id: 2 }], {
+      db,
+      resource: 'companies',
+      populate: ['employees'],
+    });
+    expect(out.map((doc) => ids(doc.employees))).toEqual([['a'], []]);
+  });
+
+  it('adds nothing to the query for a scope filter that matches everything', async () => {
+    const counted = countingDb(await setup());
+    await attachRelations([{ _id: 1 }], {
+      db: counted.db,
+      resource: 'companies',
+      populate: ['employees'],
+      scope: async () => ({ collection: 'svc-employees', filter: {} }),
+    });
+    expect(counted.calls.map((call) => call.filter)).toEqual([
+      { $or: [{ company_id: { $in: [1, '1'] } }, { company_ids: { $in: [1, '1'] } }] },
+    ]);
   });
 
   it('never mutates the input documents', async () => {
