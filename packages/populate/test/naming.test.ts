@@ -19,6 +19,12 @@ describe('singular', () => {
     expect(singular('people', { staff: 'staffer' })).toBe('person');
   });
 
+  it('keeps answering right once it has seen more names than it remembers', () => {
+    for (let i = 0; i < 1_500; i++) expect(singular(`widget${i}s`)).toBe(`widget${i}`);
+    expect(singular('companies')).toBe('company');
+    expect(singular('widget7s')).toBe('widget7');
+  });
+
   it('never reads an override from Object.prototype', () => {
     expect(singular('constructor', {})).toBe('constructor');
     expect(singular('toString', { staff: 'x' })).toBe('toString');
