@@ -48,17 +48,9 @@ async function check(benchCase, servers, contenders) {
   return 'mismatch';
 }
 
-/** The median of a non-empty list of numbers. */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /**
- * Warm-up, then rounds in alternating order. Requests/s and mean p99 over all rounds; each
- * ratio to the store is the median of its ratios round by round: the contenders of a round run
- * back to back, so a slow spell of a shared machine weighs on both sides of a round's ratio.
+ * Warm-up, then rounds in alternating order. Requests/s and mean p99 over all rounds, and the
+ * store's ratio to each contender in every round (the report takes their median).
  */
 async function measure(benchCase, servers, contenders) {
   for (const name of contenders) await load(servers[name].port, benchCase[name], TIMING.warmup, CONNECTIONS);
@@ -88,8 +80,7 @@ async function measure(benchCase, servers, contenders) {
       roundRatios[name] = total.rounds.map((contender, i) => totals.store.rounds[i] / contender);
     }
   }
-  const ratios = Object.fromEntries(Object.entries(roundRatios).map(([name, list]) => [name, median(list)]));
-  return { rps, p99ms, ratios, roundRatios, failures };
+  return { rps, p99ms, roundRatios, failures };
 }
 
 async function runGroup(dataset, cases, engine) {
@@ -105,7 +96,7 @@ async function runGroup(dataset, cases, engine) {
       const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
       process.stdout.write(`${label} ... `);
       const status = await check(benchCase, servers, present);
-      const { rps, p99ms, ratios, roundRatios, failures } = await measure(benchCase, servers, present);
+      const { rps, p99ms, roundRatios, failures } = await measure(benchCase, servers, present);
       const shown = present.map((name) => `${name} ${Math.round(rps[name])}`).join(', ');
       console.log(`${shown} req/s${status === 'ok' ? '' : ' (answers differ)'}`);
       results.push({
@@ -115,7 +106,6 @@ async function runGroup(dataset, cases, engine) {
         measures: benchCase.measures,
         rps,
         p99ms,
-        storeOver: ratios,
         roundRatios,
         check: status,
         failures,

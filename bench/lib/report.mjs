@@ -10,8 +10,23 @@ export const TARGETS = {
 
 const ratio = (a, b) => (a === null || a === undefined || !b ? null : a / b);
 
-/** The store's ratio to a contender: the run's median round ratio, or (older results) the ratio of the totals. */
-const storeOver = (c, contender) => c.storeOver?.[contender] ?? ratio(c.rps.store, c.rps[contender]);
+/** The median of a non-empty list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The store's ratio to a contender: the median of its round-by-round ratios (a round runs the
+ * contenders back to back, so a slow spell of a shared machine weighs on both sides of it), or
+ * the ratio of the totals for results without rounds.
+ */
+function storeOver(c, contender) {
+  const rounds = c.roundRatios?.[contender];
+  if (rounds?.length > 0) return median(rounds);
+  return ratio(c.rps.store, c.rps[contender]);
+}
 const fixed = (value, digits = 2) => (value === null || value === undefined ? '-' : value.toFixed(digits));
 const whole = (value) =>
   value === null || value === undefined ? '-' : Math.round(value).toLocaleString('en-US');
@@ -50,7 +65,7 @@ export function summarize(cases, compile) {
 }
 
 /** The lower and upper quartiles of a list of numbers (nearest rank). */
-function quartiles(values) {
+export function quartiles(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   return [at(0.25), at(0.75)];
