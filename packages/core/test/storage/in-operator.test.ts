@@ -95,4 +95,17 @@ describe('$in and $nin answer exactly as mingo did', () => {
   ])('uses its own lookup for %s: %s', (_name, operand, fast) => {
     expect(inLookup(operand) !== undefined).toBe(fast);
   });
+
+  it('matches ObjectIds by hex before and after they are filed, document after document', () => {
+    const { test } = compileFilter({ a: { $in: ['x', new ObjectId(HEX)] } }, new CollectionIndexes());
+    const other = new ObjectId('ffffffffffffffffffffffff');
+    const answers = [
+      { a: 'x' },
+      { a: other },
+      { a: new ObjectId(HEX) },
+      { a: [other, new ObjectId(HEX)] },
+      { a: HEX },
+    ].map((doc) => test(doc));
+    expect(answers).toEqual([true, false, true, true, false]);
+  });
 });

@@ -8,6 +8,8 @@
  * members testing strings. Operands this does not reproduce exactly (sub-documents, arrays,
  * other BSON types, stateful `g`/`y` patterns, invalid Dates, a non-array) go to mingo's.
  */
+
+import type { ObjectId } from 'bson';
 import * as queryOperators from 'mingo/operators/query';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
@@ -30,7 +32,10 @@ export interface InLookup {
   readonly strings: Set<string>;
   readonly numbers: Set<number>;
   readonly booleans: Set<boolean>;
+  /** Hex strings of the ObjectId members, filed from `unfiledObjectIds` when first needed. */
   readonly objectIds: Set<string>;
+  /** ObjectId members not yet in `objectIds`: most documents tested never hold an ObjectId. */
+  readonly unfiledObjectIds: ObjectId[];
   readonly dates: Set<number>;
   readonly patterns: RegExp[];
   hasNull: boolean;
@@ -47,7 +52,7 @@ function addMember(lookup: InLookup, member: unknown): boolean {
   else if (typeof member === 'number') lookup.numbers.add(member);
   else if (typeof member === 'boolean') lookup.booleans.add(member);
   else if (member === null) lookup.hasNull = true;
-  else if (isObjectId(member)) lookup.objectIds.add(member.toHexString());
+  else if (isObjectId(member)) lookup.unfiledObjectIds.push(member);
   else if (isValidDate(member)) lookup.dates.add(member.getTime());
   else if (isStatelessPattern(member)) lookup.patterns.push(member);
   else return false;
@@ -62,6 +67,7 @@ export function inLookup(operand: unknown): InLookup | undefined {
     numbers: new Set(),
     booleans: new Set(),
     objectIds: new Set(),
+    unfiledObjectIds: [],
     dates: new Set(),
     patterns: [],
     hasNull: false,
@@ -72,6 +78,13 @@ export function inLookup(operand: unknown): InLookup | undefined {
 
 const samePattern = (a: RegExp, b: RegExp): boolean => a.source === b.source && a.flags === b.flags;
 
+/** The hex strings of the lookup's ObjectId members (filed the first time a document holds one). */
+function objectIdsOf(lookup: InLookup): Set<string> {
+  for (const id of lookup.unfiledObjectIds) lookup.objectIds.add(id.toHexString());
+  lookup.unfiledObjectIds.length = 0;
+  return lookup.objectIds;
+}
+
 /** True when one value of a document equals (or, for a string, matches a pattern of) a member. */
 function memberMatches(lookup: InLookup, value: unknown): boolean {
   if (typeof value === 'string') {
@@ -81,7 +94,10 @@ function memberMatches(lookup: InLookup, value: unknown): boolean {
   if (typeof value === 'boolean') return lookup.booleans.has(value);
   if (value === null) return lookup.hasNull;
   if (value instanceof Date) return lookup.dates.has(value.getTime());
-  if (isObjectId(value)) return lookup.objectIds.size > 0 && lookup.objectIds.has(value.toHexString());
+  if (isObjectId(value)) {
+    const objectIds = objectIdsOf(lookup);
+    return objectIds.size > 0 && objectIds.has(value.toHexString());
+  }
   if (value instanceof RegExp) return lookup.patterns.some((pattern) => samePattern(pattern, value));
   return false;
 }
