@@ -4,11 +4,11 @@ import { defineConfig } from 'vitest/config';
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 
 /**
- * Shared Vitest settings: every `@store/*` import resolves to the package's source,
+ * Shared Vitest settings (`mongoTier`: the project runs suites of `describeEngines`): every `@store/*` import resolves to the package's source,
  * so tests never run against a stale build. (The export-map test imports `dist/`
  * through plain Node processes on purpose.)
  */
-export function packageConfig(name: string) {
+export function packageConfig(name: string, { mongoTier = false }: { mongoTier?: boolean } = {}) {
   return defineConfig({
     resolve: {
       alias: [
@@ -16,6 +16,12 @@ export function packageConfig(name: string) {
         { find: /^@store\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` },
       ],
     },
-    test: { name, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000 },
+    test: {
+      name,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: 20_000,
+      // Finds a MongoDB for the `[mongodb]` tier of `describeEngines` once per run (or says why not).
+      globalSetup: mongoTier ? [`${packagesDir}test-kit/src/mongo-global-setup.ts`] : [],
+    },
   });
 }

@@ -5,7 +5,9 @@
 // and `JSON.stringify`). Prints microseconds per request for each. Run it under
 // `node --cpu-prof --cpu-prof-dir=bench/profiles bench/inprocess.mjs <case>` to profile the
 // store's code alone. Runs against the BUILT packages (`pnpm build` first).
-import { createEmbeddedDb, createStoreHandler, newId } from '@store/core';
+import { newId } from '@store/common';
+import { createStoreHandler } from '@store/core';
+import { createEmbeddedDb } from '@store/embedded';
 import { compileQuery } from '@store/query';
 import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
 import { companiesWithEmployees, RESOURCES } from './lib/contenders.mjs';

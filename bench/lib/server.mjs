@@ -2,7 +2,7 @@
 // The parent sends `{ contender, dataset, engine }` and receives `{ port }` (or `{ error }`).
 // One process per contender, so no contender shares an event loop with another or with the
 // load generator.
-import { createEmbeddedDb } from '@store/core';
+import { createEmbeddedDb } from '@store/embedded';
 import { MongoClient } from 'mongodb';
 import { CONTENDERS } from './contenders.mjs';
 import { DATASETS } from './data.mjs';

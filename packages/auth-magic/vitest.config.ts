@@ -1,9 +1,3 @@
-import { mergeConfig } from 'vitest/config';
 import { packageConfig } from '../../vitest.shared';
 
-export default mergeConfig(packageConfig('auth-magic'), {
-  test: {
-    // Finds a MongoDB for the `[mongodb]` tier of core's `describeEngines` once per run (or says why not).
-    globalSetup: ['../core/test/support/mongo-global-setup.ts'],
-  },
-});
+export default packageConfig('auth-magic', { mongoTier: true });

@@ -1,6 +1,6 @@
 import { requestCode, verifyCode } from '@store/auth-magic';
 import { createTestAuth } from '@store/auth-magic/testing';
-import { createEmbeddedDb } from '@store/core';
+import { createEmbeddedDb } from '@store/embedded';
 import { describe, expect, it } from 'vitest';
 import { refuseBlockedUsers } from '../src/hooks.js';
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createEmbeddedDb } from '@store/core';
+import { createEmbeddedDb } from '@store/embedded';
 import express from 'express';
 import express4 from 'express4';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmbeddedDb } from '../../core/src/index';
+import { createEmbeddedDb } from '@store/embedded';
 import { createStore } from '../src/index';
 
 const servers: Array<() => Promise<void>> = [];

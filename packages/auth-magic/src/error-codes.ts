@@ -1,8 +1,11 @@
+import { defineErrorCodes } from '@store/common';
+
 /**
  * Every error this package raises, by stable snake_case code: one line per code, with the
- * HTTP status the store answers. Codes follow the contract (sections 4 and 8).
+ * HTTP status the store answers. Codes follow the contract (sections 4 and 8); a bad option
+ * is `@store/common`'s `OptionError` (`invalid_config`), as in every package.
  */
-export const AUTH_ERROR_CODES = {
+export const AUTH_ERROR_CODES = defineErrorCodes({
   invalid_body: 400,
   invalid_email: 400,
   invalid_code: 401,
@@ -14,10 +17,9 @@ export const AUTH_ERROR_CODES = {
   approval_required: 409,
   token_expired: 410,
   too_many_requests: 429,
-  invalid_options: 500,
   mail_failed: 502,
   mail_unavailable: 503,
-} as const satisfies Record<string, number>;
+});
 
 /** One of the codes of {@link AUTH_ERROR_CODES}. */
 export type AuthErrorCode = keyof typeof AUTH_ERROR_CODES;

@@ -74,7 +74,7 @@ describe('createMailTransport', () => {
   });
 
   it.each([['http://x.example'], [42], [['smtp://a']]])('rejects %j naming `mailer`', (option) => {
-    expect(() => createMailTransport(option as never, console)).toThrow(/`mailer`/);
+    expect(() => createMailTransport(option as never, console)).toThrow(/"mailer"/);
   });
 });
 

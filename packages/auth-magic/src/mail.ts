@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type { AuthDocument } from './db';
 import { AuthError } from './errors';
 import type { MailerOption, MailMessage, MailTransport } from './mail-types';
-import { invalidOption } from './option-checks';
+import { invalidOption } from '@store/common';
 import type { AuthLogger } from './options';
 import type { ResolvedEmail } from './resolved-options';
 

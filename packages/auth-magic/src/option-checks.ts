@@ -1,10 +1,7 @@
 import { parseDuration } from './duration';
-import { AuthError } from './errors';
+import { invalidOption } from '@store/common';
 
-/** Fails fast at start-up, naming the option. */
-export function invalidOption(name: string, problem: string): never {
-  throw new AuthError('invalid_options', `Invalid option \`${name}\`: ${problem}`, { option: name });
-}
+export { invalidOption };
 
 const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 const FIELD_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;

@@ -112,15 +112,15 @@ describe('resolveAuthOptions', () => {
   ])('fails fast naming `%s`', (name, options) => {
     expect(() => resolveAuthOptions({ ...base, mailer: 'smtp://127.0.0.1:2525', ...options })).toThrow(
       expect.objectContaining({
-        code: 'invalid_options',
+        code: 'invalid_config',
         option: name,
-        message: expect.stringContaining(`\`${name}\``),
+        message: expect.stringContaining(`"${name}"`),
       }),
     );
   });
 
   it('requires baseUrl when magicLink is enabled: links never come from a Host header', () => {
-    expect(() => resolveAuthOptions({ ...base, baseUrl: undefined, magicLink: {} })).toThrow(/`baseUrl`/);
+    expect(() => resolveAuthOptions({ ...base, baseUrl: undefined, magicLink: {} })).toThrow(/"baseUrl"/);
   });
 
   it('warns once and uses a random secret when none is given', () => {

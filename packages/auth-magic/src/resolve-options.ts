@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createMailTransport } from './mail';
+import { invalidOption } from '@store/common';
 import {
   boolean,
   baseUrl as checkBaseUrl,
@@ -7,7 +8,6 @@ import {
   durationMs,
   fieldName,
   integer,
-  invalidOption,
   optionalFunction,
 } from './option-checks';
 import type { AuthOptions, RateLimitRule } from './options';
@@ -43,7 +43,7 @@ function resolveSecret(options: AuthOptions, warn: (message: string) => void): s
 
 /**
  * Applies every default (with `??`) and validates every option, failing fast with the option's
- * name (an `AuthError` with code `invalid_options`). Durations are converted to milliseconds
+ * name (an `OptionError`, code `invalid_config`). Durations are converted to milliseconds
  * here, once, so an unparsable `exp` fails at start-up, never at request time.
  */
 export function resolveAuthOptions(options: AuthOptions = {}): ResolvedAuthOptions {

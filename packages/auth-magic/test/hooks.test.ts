@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { describeEngines } from '../../core/test/support/engines';
+import { describeEngines } from '@store/test-kit';
 import type { AuthHookContext } from '../src/index';
 import { approveLink, consumeLink, pollLinkStatus, requestCode, requestLink, verifyCode } from '../src/index';
 import { harness, refusal } from './support/harness';
@@ -35,7 +35,7 @@ describeEngines('hooks', (engine) => {
 
   it.each([
     ['a status and code', refuse(451, 'region_blocked'), 451, 'region_blocked'],
-    ['a status only', refuse(402), 402, 'refused'],
+    ['a status only', refuse(402), 402, 'rejected'],
     ['no status (default 403)', refuse(), 403, 'forbidden'],
   ])('aborts doVerify with %s and changes nothing', async (_label, doVerify, status, code) => {
     const t = await harness(engine, { magicCode: { doVerify } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEngines } from '../../core/test/support/engines';
+import { describeEngines } from '@store/test-kit';
 import { getSession, requestCode, verifyCode } from '../src/index';
 import { createTestAuth } from '../src/testing';
 import { harness, refusal } from './support/harness';

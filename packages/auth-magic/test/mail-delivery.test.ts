@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { describeEngines } from '../../core/test/support/engines';
+import { describeEngines } from '@store/test-kit';
 import {
   type AuthOptions,
   consumeLink,

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeEngines } from '../../core/test/support/engines';
+import { describeEngines } from '@store/test-kit';
 import {
   createSession,
   findSession,

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createEmbeddedDb } from '../../core/src/storage/index';
-import type { StoreDb } from '../../core/src/storage/types';
+import { createEmbeddedDb } from '@store/embedded';
+import type { StoreDb } from '@store/common';
 import {
   type AuthDb,
   createAuthDeps,

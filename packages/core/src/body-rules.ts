@@ -1,7 +1,7 @@
 import { EJSON, ObjectId } from 'bson';
-import { storeError } from './errors';
-import { isPlainObject } from './option-checks';
-import type { Document } from './storage/types';
+import { storeError } from './error-codes';
+import { isPlainObject } from '@store/common';
+import type { Document } from '@store/common';
 
 /** Deepest nesting of objects and arrays a body may have. */
 export const MAX_BODY_DEPTH = 32;

@@ -1,9 +1,9 @@
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { type BodyFieldError, compileBodySchema, MAX_BODY_ERRORS } from './body-schema';
-import { isStoreError } from './errors';
+import { isStoreError } from '@store/common';
 import { toProblem } from './render-error';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 const OPTION = 'resources.notes.schema';
 

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import { storeError } from './errors';
-import { invalidOption, isPlainObject } from './option-checks';
-import type { Document } from './storage/types';
+import { storeError } from './error-codes';
+import { invalidOption, isPlainObject } from '@store/common';
+import type { Document } from '@store/common';
 
 /** Most `errors` entries an `invalid_body` answer lists (a hostile body may fail thousands of times). */
 export const MAX_BODY_ERRORS = 50;

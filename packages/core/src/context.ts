@@ -4,7 +4,7 @@ import { OPERATION_OF_METHOD, type Operation } from './access/rules';
 import type { ResolvedStoreOptions } from './options';
 import type { ResolvedResource } from './resources';
 import type { RouteMatch } from './router';
-import type { Document, StoreCollection, StoreDb } from './storage/types';
+import type { Document, StoreCollection, StoreDb } from '@store/common';
 import type { StoreRequest } from './types';
 
 /** The live session a request carries (`Authorization: Bearer` or the `store_session` cookie). */

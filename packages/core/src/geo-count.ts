@@ -1,4 +1,4 @@
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 /** The Earth radius MongoDB uses to turn metres into radians. */
 const EARTH_RADIUS_METRES = 6_378_100;

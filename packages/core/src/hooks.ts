@@ -1,7 +1,6 @@
 import type { RequestContext } from './context';
-import { isStoreError, StoreError } from './errors';
-import { checkKeys, invalidOption, isPlainObject } from './option-checks';
-import type { Document } from './storage/types';
+import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
+import type { Document } from '@store/common';
 
 /** The context `beforeWrite` receives: the request's, plus the body it may change. */
 export interface WriteHookContext extends RequestContext {
@@ -42,41 +41,15 @@ export function checkHooks(value: unknown, option: string): ResourceHooks {
   return hooks as ResourceHooks;
 }
 
-/** The code of a hook's error that names none, by status. */
-const CODE_OF_STATUS: Readonly<Record<number, string>> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  422: 'unprocessable',
-  429: 'too_many_requests',
-};
-
-const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
-
 /**
- * Turns an error thrown by a hook or an access function into the answer it asks for: one with
- * an HTTP `status` (400-599) becomes a problem with that status, its message as `detail` and its
- * snake_case `code` (or one named after the status). Anything else stays a 500.
+ * Runs application code (a hook, an access function), turning what it throws into the answer
+ * `@store/common`'s `toHookError` (the one policy of every package) says.
  */
-export function asHookAnswer(error: unknown): unknown {
-  if (isStoreError(error) || !(error instanceof Error)) return error;
-  const { status, code } = error as Error & { status?: unknown; code?: unknown };
-  if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599) return error;
-  const named = typeof code === 'string' && SNAKE_CASE.test(code) ? code : undefined;
-  const detail = error.message || 'The request was refused.';
-  return new StoreError(status as number, named ?? CODE_OF_STATUS[status as number] ?? 'rejected', detail, {
-    cause: error,
-  });
-}
-
-/** Runs application code (a hook, an access function), rendering its errors as {@link asHookAnswer} says. */
 export async function runHook<T>(run: () => Awaitable<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw asHookAnswer(error);
+    throw toHookError(error);
   }
 }
 

@@ -5,10 +5,10 @@
 
 export type { StoreAuth, UserAuthConfig } from './auth/options';
 export type { RequestContext, RequestSession } from './context';
-export { ERROR_CODES, type ErrorCode, titleForStatus } from './error-codes';
-export { isStoreError, StoreError, type StoreErrorOptions, storeError } from './errors';
+export { ERROR_CODES, type ErrorCode, storeError } from './error-codes';
+export { isStoreError, OptionError, StoreError, type StoreErrorOptions, titleForStatus } from '@store/common';
 export { createStoreHandler } from './handler';
-export { idFilter, newId } from './ids';
+export { idFilter, newId } from '@store/common';
 export {
   type ResolvedStoreOptions,
   type ResourceConfig,
@@ -21,9 +21,9 @@ export { type RelationRequest, resolveRelations } from './relations';
 export { type Problem, renderError } from './render-error';
 export { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
 export type { RouteMatch } from './router';
-export { createEmbeddedDb, type EmbeddedDb, type StorageOption } from './storage';
+export type { StorageOption } from './storage';
 // The storage interface: every type storage/types.ts exports, as `./storage` does.
-export type * from './storage/types';
+export type * from '@store/common';
 export type {
   ParsedBody,
   StoreHandler,

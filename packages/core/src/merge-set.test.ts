@@ -1,8 +1,8 @@
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from './errors';
+import { isStoreError } from '@store/common';
 import { applySet, MAX_ARRAY_PADDING } from './merge-set';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 function rejection(document: Document, set: Document): { code: string; detail: string } {
   try {

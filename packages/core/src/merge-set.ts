@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
-import { storeError } from './errors';
-import { isPlainObject } from './option-checks';
-import type { Document } from './storage/types';
+import { storeError } from './error-codes';
+import { isPlainObject } from '@store/common';
+import type { Document } from '@store/common';
 
 /**
  * Most `null`s a dotted key may add to extend an array (`tags.9999` on three tags). MongoDB

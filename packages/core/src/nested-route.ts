@@ -2,9 +2,9 @@ import { childrenFilter, relationMatch } from '@store/populate';
 import { authorize } from './access/grant';
 import { contextFor, type RequestContext } from './context';
 import { andFilters } from './filters';
-import { idFilter } from './ids';
+import { idFilter } from '@store/common';
 import { documentNotFound } from './routes/not-found';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 /** The list behind `GET /<res>/<id>/<children>`: a request on the children, and the filter ANDed in. */
 export interface NestedList {

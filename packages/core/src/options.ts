@@ -3,7 +3,7 @@ import { type AccessConfig, DEFAULT_OWNER_FIELD, type ResolvedAccess, resolveAcc
 import { resolveStoreAuth, type StoreAuth } from './auth/options';
 import { parseByteSize } from './byte-size';
 import type { RequestContext } from './context';
-import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from './option-checks';
+import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
 import { type DeclaredRelation, type PopulateConfig, resolveRelationOptions } from './relation-options';
 import { type ResourceConfig, resolveResources, routeUserResource } from './resource-options';
 import { findResource, type ResolvedResource } from './resources';

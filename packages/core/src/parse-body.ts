@@ -1,7 +1,7 @@
 import { sanitizeDocument } from './body-rules';
-import { storeError } from './errors';
+import { storeError } from './error-codes';
 import { receiveBody } from './read-body';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 import type { StoreRequest } from './types';
 
 /** `application/json` and every `application/<something>+json` type. */

@@ -1,7 +1,7 @@
 import { omitFields } from '@store/populate';
 import type { RequestContext } from './context';
 import { runHook } from './hooks';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to

@@ -1,4 +1,4 @@
-import { storeError } from './errors';
+import { storeError } from './error-codes';
 import type { ParsedBody, StoreRequest, StoreRequestBody } from './types';
 
 /** A body as it arrived: raw text, or a value a host body parser produced. */

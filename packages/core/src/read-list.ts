@@ -4,7 +4,7 @@ import { countableFilter } from './geo-count';
 import { present } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
 import type { RouteResult } from './respond';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 /**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`

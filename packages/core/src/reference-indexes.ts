@@ -1,7 +1,7 @@
 import { referenceFields } from '@store/populate';
 import type { ResolvedStoreOptions } from './options';
 import { findResource } from './resources';
-import type { StoreDb } from './storage/types';
+import type { StoreDb } from '@store/common';
 
 /** One index on a reference field: `{ [field]: 1 }` on `collection`. */
 export interface ReferenceIndex {

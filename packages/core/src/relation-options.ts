@@ -1,12 +1,11 @@
 import {
-  PopulateError,
   type RelationConstraint,
   type ResolvedPopulateOptions,
   resolvePopulateOptions,
 } from '@store/populate';
 import { isValidResourceName } from '@store/query';
 import type { RequestContext } from './context';
-import { checkKeys, invalidOption, isPlainObject } from './option-checks';
+import { checkKeys, invalidOption, isOptionError, isPlainObject } from '@store/common';
 import { INTERNAL_COLLECTIONS } from './resources';
 
 /** Store-wide options of `$populate`, `$fill` and nested routes: `createStore({ populate })`. */
@@ -99,13 +98,9 @@ function storeOptionName(option: string): string {
   return `populate.${option}`;
 }
 
-/** Re-throws a populate `invalid_option` as core's `invalid_config`, naming the store option. */
+/** Re-throws a populate option error naming the store option (`population.x` -> `resources.<r>.population.x`). */
 function asConfigError(error: unknown): never {
-  const option = error instanceof PopulateError ? error.data?.option : undefined;
-  if (error instanceof PopulateError && typeof option === 'string') {
-    const problem = error.message.startsWith(option) ? error.message.slice(option.length) : error.message;
-    invalidOption(storeOptionName(option), problem.replace(/^[.\s]+/, ''));
-  }
+  if (isOptionError(error)) invalidOption(storeOptionName(error.option), error.problem);
   throw error;
 }
 

@@ -11,7 +11,7 @@ import { grantAccess } from './access/grant';
 import { contextFor, type RequestContext } from './context';
 import { afterRead } from './present';
 import { findResource, type ResolvedResource } from './resources';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 
 /** `$populate` / `$fill` (in `ctx.query`) over documents of `ctx.resource`. */
 export interface RelationRequest {

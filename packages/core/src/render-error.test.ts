@@ -1,7 +1,10 @@
 import { QueryError } from '@store/query';
 import { describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES } from './error-codes';
-import { StoreError, storeError } from './errors';
+import { StoreError, titleForStatus } from '@store/common';
+import { ERROR_CODES, storeError } from './error-codes';
+
+/** An error of another package: a StoreError subclass. */
+class AuthLikeError extends StoreError {}
 import { renderError } from './render-error';
 import type { StoreLogger } from './types';
 
@@ -111,12 +114,17 @@ describe('renderError', () => {
     expect(log.error).not.toHaveBeenCalled();
   });
 
-  it.each(Object.entries(ERROR_CODES))(
-    'titles %s with the reason phrase of its status',
-    (code, { status, title }) => {
-      expect(render(new StoreError(status, code, 'x')).problem).toMatchObject({ status, title, code });
-    },
-  );
+  it.each(Object.entries(ERROR_CODES))('titles %s with the reason phrase of its status', (code, status) => {
+    const title = titleForStatus(status);
+    expect(render(new StoreError(status, code, 'x')).problem).toMatchObject({ status, title, code });
+  });
+
+  it.each([
+    [new AuthLikeError(502, 'mail_failed', 'The message could not be sent'), 'Bad Gateway'],
+    [new AuthLikeError(422, 'title_taken', 'Taken.'), 'Unprocessable Content'],
+  ])('titles a package error by its status: %s', (error, title) => {
+    expect(render(error).problem).toMatchObject({ status: error.status, code: error.code, title });
+  });
 
   it('titles a code outside the table by its status', () => {
     expect(render(new StoreError(404, 'page_missing', 'x')).problem.title).toBe('Not Found');

@@ -1,6 +1,4 @@
-import { titleForStatus } from './error-codes';
-import { isStoreError } from './errors';
-import { isPlainObject } from './option-checks';
+import { HOOK_REFUSAL_DETAIL, isPlainObject, isStoreError, titleForStatus } from '@store/common';
 import type { StoreLogger, StoreResponse } from './types';
 
 /**
@@ -34,25 +32,6 @@ function extensionMembers(extensions: unknown): Record<string, unknown> {
 }
 
 /**
- * Typed errors of the other `@store/*` packages (`QueryError`, `PopulateError`, `AuthError`):
- * each carries `status`, a stable `code` and a `detail`. They are recognized by name so that
- * core needs no import of the packages that throw them (and duplicated module copies match).
- */
-const PACKAGE_ERRORS = new Set(['QueryError', 'PopulateError', 'AuthError']);
-
-function asPackageError(error: unknown): Recognized | undefined {
-  if (!(error instanceof Error) || !PACKAGE_ERRORS.has(error.name)) return undefined;
-  const { status, code, detail, headers } = error as Error & Partial<Recognized>;
-  if (typeof code !== 'string') return undefined;
-  return {
-    status: clientStatus(status),
-    code,
-    detail: typeof detail === 'string' ? detail : error.message,
-    headers: typeof headers === 'object' && headers !== null ? headers : undefined,
-  };
-}
-
-/**
  * Database errors a request can cause (MongoDB's codes; the embedded engine raises the same),
  * answered as 400 with a fixed detail: the database's own message may quote stored values.
  */
@@ -82,13 +61,10 @@ function isDuplicateKey(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }
 
-function clientStatus(status: unknown): number {
-  return Number.isInteger(status) && (status as number) >= 400 && (status as number) <= 599
-    ? (status as number)
-    : 400;
-}
-
-/** Known error kinds, tried in order; the first that recognizes the error renders it. */
+/**
+ * Known error kinds, tried in order; the first that recognizes the error renders it: a
+ * `StoreError` (every package's errors extend it), then the database's error codes.
+ */
 const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
   (error) =>
     isStoreError(error)
@@ -100,7 +76,6 @@ const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
           extensions: error.extensions,
         }
       : undefined,
-  asPackageError,
   asDatabaseUserError,
   (error) =>
     isDuplicateKey(error)
@@ -141,6 +116,8 @@ export function renderError(error: unknown, logger: StoreLogger): StoreResponse 
   const { problem, headers } = toProblem(error);
   if (problem.status >= 500 && problem.code === 'internal') {
     logger.error('[@store/core] unexpected error while answering a request', error);
+  } else if (problem.detail === HOOK_REFUSAL_DETAIL && isStoreError(error) && error.cause !== undefined) {
+    logger.warn('[@store/core] a hook or access function threw an error without an HTTP status', error.cause);
   }
   const body = JSON.stringify(problem);
   return {

@@ -16,7 +16,7 @@ import {
   checkKeys,
   invalidOption,
   isPlainObject,
-} from './option-checks';
+} from '@store/common';
 import { checkPopulation, checkSingular, type PopulationConstraint } from './relation-options';
 import { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
 

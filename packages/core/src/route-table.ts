@@ -1,4 +1,4 @@
-import { storeError } from './errors';
+import { storeError } from './error-codes';
 import type { RouteHandler } from './respond';
 import type { RouteKind } from './router';
 import { listChildren } from './routes/children';

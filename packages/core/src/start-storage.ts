@@ -2,7 +2,7 @@ import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '@store/auth-ma
 import type { ResolvedStoreOptions } from './options';
 import { ensureReferenceIndexes } from './reference-indexes';
 import { openStorage } from './storage';
-import type { StoreDb } from './storage/types';
+import type { StoreDb } from '@store/common';
 
 /** Open storage, as the handler holds it. */
 export interface StartedStorage {

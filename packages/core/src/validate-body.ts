@@ -1,5 +1,5 @@
 import type { RequestContext } from './context';
-import type { Document } from './storage/types';
+import type { Document } from '@store/common';
 import { TIMESTAMP_FIELDS } from './timestamps';
 
 /**

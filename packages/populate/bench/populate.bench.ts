@@ -7,7 +7,7 @@
  * Run: pnpm vitest bench --project populate --run
  */
 import { bench, describe } from 'vitest';
-import { createEmbeddedDb } from '../../core/src/storage/index';
+import { createEmbeddedDb } from '@store/embedded';
 import { attachRelations, type PopulateDb } from '../src/index';
 
 const PARENTS = 1000;

@@ -1,5 +1,5 @@
 import type { PopulateDocument } from './db';
-import { PopulateError } from './error-codes';
+import { invalidOption } from '@store/common';
 import type { SingularOverrides } from './naming';
 import { compileSort, type SortOrder } from './sort';
 
@@ -60,7 +60,7 @@ export interface ResolvedPopulateOptions<C = unknown> {
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new PopulateError('invalid_option', `${name} must be a positive integer`, { option: name });
+    invalidOption(name, 'must be a positive integer');
   }
   return n;
 }
@@ -71,9 +71,7 @@ function resolveSingular(singular: SingularOverrides | undefined): SingularOverr
   const out: Record<string, string> = Object.create(null);
   for (const [resource, name] of Object.entries(singular ?? {})) {
     if (typeof name !== 'string' || !FIELD_SAFE.test(name)) {
-      throw new PopulateError('invalid_option', `singular.${resource} must match ${FIELD_SAFE}`, {
-        option: `singular.${resource}`,
-      });
+      invalidOption(`singular.${resource}`, `must match ${FIELD_SAFE}`);
     }
     out[resource] = name;
   }
@@ -82,13 +80,11 @@ function resolveSingular(singular: SingularOverrides | undefined): SingularOverr
 
 function resolveConstraint<C>(path: string, raw: RelationConstraint<C>, cap: number): ResolvedConstraint<C> {
   if (typeof raw !== 'object' || raw === null) {
-    throw new PopulateError('invalid_option', `${path} must be an object`, { option: path });
+    invalidOption(path, 'must be an object');
   }
   const match = raw.match;
   if (match !== undefined && typeof match !== 'function' && (typeof match !== 'object' || match === null)) {
-    throw new PopulateError('invalid_option', `${path}.match must be a filter or a function`, {
-      option: `${path}.match`,
-    });
+    invalidOption(`${path}.match`, 'must be a filter or a function');
   }
   const limit = Math.min(positiveInteger(`${path}.limit`, raw.limit, cap), cap);
   return Object.freeze({ match, sort: compileSort(path, raw.sort, raw.order), limit });

@@ -1,4 +1,4 @@
-import { PopulateError } from './error-codes';
+import { OptionError } from '@store/common';
 
 /** Direction word accepted by `order` (like `$order`). */
 export type SortOrder = 'asc' | 'desc';
@@ -6,8 +6,8 @@ export type SortOrder = 'asc' | 'desc';
 const DIRECTION = { asc: 1, desc: -1 } as const satisfies Record<SortOrder, 1 | -1>;
 const FIELD_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-function invalid(path: string, what: string): PopulateError {
-  return new PopulateError('invalid_option', `${path}.${what}`, { option: path });
+function invalid(path: string, what: string): OptionError {
+  return new OptionError(path, what);
 }
 
 function toList<T>(value: T | readonly T[] | undefined): readonly T[] {

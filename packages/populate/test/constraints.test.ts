@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { StoreDb } from '../../core/src/storage/index';
+import type { StoreDb } from '@store/common';
 import {
   attachRelations,
   type PopulateDocument,

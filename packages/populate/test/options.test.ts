@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PopulateError, type PopulateOptions, resolvePopulateOptions } from '../src/index';
+import { OptionError } from '@store/common';
+import { type PopulateOptions, resolvePopulateOptions } from '../src/index';
 
 describe('resolvePopulateOptions', () => {
   it('applies the defaults', () => {
@@ -53,13 +54,13 @@ describe('resolvePopulateOptions', () => {
       'population.a.b.match',
       { population: { a: { b: { match: 'x' as unknown as Record<string, unknown> } } } },
     ],
-  ])('rejects a bad %s with invalid_option', (option, raw) => {
+  ])('rejects a bad %s with an OptionError naming it', (option, raw) => {
     const attempt = () => resolvePopulateOptions(raw);
-    expect(attempt).toThrow(PopulateError);
+    expect(attempt).toThrow(OptionError);
     try {
       attempt();
     } catch (error) {
-      expect(error).toMatchObject({ code: 'invalid_option', status: 500, data: { option } });
+      expect(error).toMatchObject({ code: 'invalid_config', status: 500, option, data: { option } });
     }
   });
 });

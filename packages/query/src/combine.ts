@@ -1,4 +1,5 @@
-import { dict, isPlainObject } from './dict';
+import { isPlainObject } from '@store/common';
+import { dict } from './dict';
 import type { Filter } from './types';
 
 const isOperatorObject = (v: unknown): v is Record<string, unknown> =>

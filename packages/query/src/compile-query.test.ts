@@ -1,3 +1,4 @@
+import { OptionError } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compileQuery, isQueryError, QueryError } from './index';
@@ -376,9 +377,10 @@ describe('compileQuery', () => {
 
   describe('options', () => {
     it.each([{ defaultLimit: 0 }, { maxLimit: 1.5 }, { defaultLimit: 50, maxLimit: 10 }])(
-      'rejects %j with a TypeError naming the option',
+      'rejects %j with an OptionError naming the option',
       (options) => {
-        expect(() => compileQuery('', options)).toThrow(/QueryOptions\.(defaultLimit|maxLimit)/);
+        expect(() => compileQuery('', options)).toThrow(OptionError);
+        expect(() => compileQuery('', options)).toThrow(/option "(defaultLimit|maxLimit)"/);
       },
     );
   });
@@ -398,10 +400,18 @@ describe('compileQuery', () => {
     });
 
     it('isQueryError recognises a copy from another build and nothing else', () => {
-      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(
-        true,
-      );
-      expect(isQueryError({ name: 'QueryError', status: 400, code: 'nope' })).toBe(false);
+      // A copy: another build's class, branded as a StoreError by @store/common's shared symbol.
+      class CopiedQueryError extends Error {
+        override name = 'QueryError';
+        [brand: symbol]: unknown;
+        constructor(readonly code: string) {
+          super('x');
+          this[Symbol.for('@store/common.StoreError')] = true;
+        }
+      }
+      expect(isQueryError(new CopiedQueryError('invalid_query'))).toBe(true);
+      expect(isQueryError(new CopiedQueryError('nope'))).toBe(false);
+      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(false);
       expect(isQueryError(new Error('x'))).toBe(false);
       expect(isQueryError(null)).toBe(false);
     });

@@ -1,25 +1,19 @@
+import { defineErrorCodes } from '@store/common';
+
 /**
- * Every error code `@store/query` can answer, with its HTTP status and what it means.
- * All are client errors: a query string never causes a 5xx.
+ * Every error code `@store/query` can answer, with its HTTP status. All are client errors:
+ * a query string never causes a 5xx.
  */
-export const QUERY_ERROR_CODES = {
-  invalid_query: {
-    status: 400,
-    description: 'A parameter is malformed: bad field name, bad value, bad JSON, out-of-range number.',
-  },
-  unknown_parameter: {
-    status: 400,
-    description: 'A parameter starts with `$` but is not one of the reserved parameters.',
-  },
-  unsafe_regex: {
-    status: 400,
-    description: 'A regular expression is longer than 256 characters or may backtrack catastrophically.',
-  },
-  forbidden_operator: {
-    status: 400,
-    description: 'A `$query` uses an operator outside the allow-list (`$where`, `$expr`, `$function`, ...).',
-  },
-} as const satisfies Record<string, { status: 400; description: string }>;
+export const QUERY_ERROR_CODES = defineErrorCodes({
+  /** A parameter is malformed: bad field name, bad value, bad JSON, out-of-range number. */
+  invalid_query: 400,
+  /** A parameter starts with `$` but is not one of the reserved parameters. */
+  unknown_parameter: 400,
+  /** A regular expression is longer than 256 characters or may backtrack catastrophically. */
+  unsafe_regex: 400,
+  /** A `$query` uses an operator outside the allow-list (`$where`, `$expr`, `$function`, ...). */
+  forbidden_operator: 400,
+});
 
 /** A stable, snake_case error code of `@store/query`. */
 export type QueryErrorCode = keyof typeof QUERY_ERROR_CODES;

@@ -1,3 +1,4 @@
+import { invalidOption } from '@store/common';
 import type { QueryOptions } from './types';
 
 /** {@link QueryOptions} with every default applied and validated. */
@@ -5,7 +6,7 @@ export type ResolvedQueryOptions = Required<QueryOptions>;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`QueryOptions.${name} must be an integer >= 1, got ${String(value)}`);
+    invalidOption(name, `must be an integer >= 1, got ${String(value)}`);
   }
   return value;
 }
@@ -22,7 +23,7 @@ export function resolveQueryOptions(options?: QueryOptions): ResolvedQueryOption
   const defaultLimit = positiveInteger('defaultLimit', options.defaultLimit ?? DEFAULTS.defaultLimit);
   const maxLimit = positiveInteger('maxLimit', options.maxLimit ?? DEFAULTS.maxLimit);
   if (defaultLimit > maxLimit) {
-    throw new TypeError(`QueryOptions.defaultLimit (${defaultLimit}) exceeds maxLimit (${maxLimit})`);
+    invalidOption('defaultLimit', `${defaultLimit} exceeds maxLimit (${maxLimit})`);
   }
   return { defaultLimit, maxLimit };
 }

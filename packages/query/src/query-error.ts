@@ -1,22 +1,19 @@
+import { isStoreError, StoreError } from '@store/common';
 import { QUERY_ERROR_CODES, type QueryErrorCode } from './error-codes';
 
 /**
- * A rejected query. `status` is always 400; `code` is stable; `detail` (also `message`)
- * names the offending parameter; `parameter` is its name as sent (`''` when the input as
- * a whole is rejected, e.g. too many parameters).
+ * A rejected query: a `StoreError` whose `status` is always 400; `code` is stable; `detail`
+ * (also `message`) names the offending parameter; `parameter` is its name as sent (`''` when
+ * the input as a whole is rejected, e.g. too many parameters).
  */
-export class QueryError extends Error {
-  override readonly name = 'QueryError';
-  readonly status: 400;
-  readonly code: QueryErrorCode;
-  readonly detail: string;
+export class QueryError extends StoreError {
+  override name = 'QueryError';
+  declare readonly status: 400;
+  declare readonly code: QueryErrorCode;
   readonly parameter: string;
 
   constructor(code: QueryErrorCode, parameter: string, detail: string) {
-    super(detail);
-    this.status = QUERY_ERROR_CODES[code].status;
-    this.code = code;
-    this.detail = detail;
+    super(QUERY_ERROR_CODES[code], code, detail, { data: { parameter } });
     this.parameter = parameter;
   }
 }
@@ -26,14 +23,9 @@ export class QueryError extends Error {
  * (ESM and CJS builds loaded side by side).
  */
 export function isQueryError(error: unknown): error is QueryError {
-  if (error instanceof QueryError) return true;
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { name?: unknown; status?: unknown; code?: unknown };
   return (
-    e.name === 'QueryError' &&
-    e.status === 400 &&
-    typeof e.code === 'string' &&
-    Object.hasOwn(QUERY_ERROR_CODES, e.code)
+    error instanceof QueryError ||
+    (isStoreError(error) && error.name === 'QueryError' && Object.hasOwn(QUERY_ERROR_CODES, error.code))
   );
 }
 

@@ -1,5 +1,5 @@
 import { BSONRegExp } from 'bson';
-import { isPlainObject } from './dict';
+import { isPlainObject } from '@store/common';
 import { geometryProblem } from './geo';
 import { fail } from './query-error';
 import {

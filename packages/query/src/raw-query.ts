@@ -1,5 +1,6 @@
 import { BSONRegExp, EJSON } from 'bson';
-import { dict, isPlainObject } from './dict';
+import { isPlainObject } from '@store/common';
+import { dict } from './dict';
 import { fieldNameProblem } from './field-name';
 import { LIMITS } from './limits';
 import { fail } from './query-error';

@@ -1,20 +1,21 @@
 import type { AuthDocument } from '../db';
 import type { AuthDeps } from '../deps';
+import { OptionError } from '@store/common';
 import { AuthError } from '../errors';
 import type { ResolvedMagicCode, ResolvedMagicLink } from '../resolved-options';
 import { hashSecret, TOKEN_PATTERN } from '../secrets';
 
-/** `magicLink` options, or 500 `invalid_options` when the strategy is not enabled. */
+/** `magicLink` options, or 500 `invalid_config` when the strategy is not enabled. */
 export function linkStrategy(deps: AuthDeps): ResolvedMagicLink {
   const strategy = deps.options.magicLink;
-  if (strategy === null) throw new AuthError('invalid_options', '`magicLink` is not enabled');
+  if (strategy === null) throw new OptionError('magicLink', 'is not enabled');
   return strategy;
 }
 
-/** `magicCode` options, or 500 `invalid_options` when the strategy is not enabled. */
+/** `magicCode` options, or 500 `invalid_config` when the strategy is not enabled. */
 export function codeStrategy(deps: AuthDeps): ResolvedMagicCode {
   const strategy = deps.options.magicCode;
-  if (strategy === null) throw new AuthError('invalid_options', '`magicCode` is not enabled');
+  if (strategy === null) throw new OptionError('magicCode', 'is not enabled');
   return strategy;
 }
 

@@ -1,4 +1,4 @@
-import type { EngineUnderTest } from '../../../core/test/support/engines';
+import type { EngineUnderTest } from '@store/test-kit';
 import type { AuthDb, AuthDocument, AuthOptions } from '../../src/index';
 import { createTestAuth, type TestAuth } from '../../src/testing';
 

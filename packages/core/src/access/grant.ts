@@ -1,10 +1,10 @@
 import { idVariants } from '@store/populate';
 import type { RequestContext } from '../context';
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 import { andFilters } from '../filters';
 import { runHook } from '../hooks';
-import { isPlainObject } from '../option-checks';
-import type { Document } from '../storage/types';
+import { isPlainObject } from '@store/common';
+import type { Document } from '@store/common';
 import type { Operation, ResolvedRule } from './rules';
 
 /** What the access rule (and `beforeRead`) let one request do on one resource. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from '../errors';
+import { isStoreError } from '@store/common';
 import { checkHiddenQuery } from './hidden';
 
 const HIDDEN = ['secret', 'meta.internal'];

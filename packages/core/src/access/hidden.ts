@@ -1,5 +1,5 @@
-import { storeError } from '../errors';
-import type { Document } from '../storage/types';
+import { storeError } from '../error-codes';
+import type { Document } from '@store/common';
 import { reachedField } from './field-paths';
 
 /** Operators whose operand is a list of whole filters. */

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context';
-import { invalidOption, isPlainObject } from '../option-checks';
-import type { Document } from '../storage/types';
+import { invalidOption, isPlainObject } from '@store/common';
+import type { Document } from '@store/common';
 
 /** What a request does to a resource: the method decides (`GET`/`HEAD` read, `PUT`/`PATCH` update). */
 export type Operation = 'read' | 'create' | 'update' | 'delete';

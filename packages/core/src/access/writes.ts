@@ -1,7 +1,7 @@
 import { idKey, isObjectId } from '@store/populate';
 import type { RequestContext } from '../context';
-import { storeError } from '../errors';
-import type { Document } from '../storage/types';
+import { storeError } from '../error-codes';
+import type { Document } from '@store/common';
 import { reachedField } from './field-paths';
 
 /** Whether two field values are the same; ids of any kind compare by {@link idKey} (`"7"` is `7`, a hex string its ObjectId). */

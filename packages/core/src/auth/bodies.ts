@@ -1,7 +1,7 @@
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 import { parseJsonBody } from '../parse-body';
 import { receiveBody } from '../read-body';
-import type { Document } from '../storage/types';
+import type { Document } from '@store/common';
 import type { AuthRouteContext } from './context';
 
 /** Largest body an auth route reads: an address, a code, a flag. */

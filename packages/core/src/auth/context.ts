@@ -1,6 +1,6 @@
 import type { AuthDeps, AuthRequest, ResolvedMagicCode, ResolvedMagicLink } from '@store/auth-magic';
 import { compileQuery } from '@store/query';
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 import type { ResolvedStoreOptions } from '../options';
 import type { StoreRequest } from '../types';
 

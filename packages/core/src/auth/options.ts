@@ -1,5 +1,5 @@
 import { type AuthOptions, type ResolvedAuthOptions, resolveAuthOptions } from '@store/auth-magic';
-import { invalidOption, isPlainObject } from '../option-checks';
+import { invalidOption, isOptionError, isPlainObject } from '@store/common';
 import { INTERNAL_COLLECTIONS, type ResolvedResource } from '../resources';
 import type { StoreLogger } from '../types';
 
@@ -78,10 +78,8 @@ function resolveOrRename(options: AuthOptions): ResolvedAuthOptions {
   try {
     return resolveAuthOptions(options);
   } catch (error) {
-    const { code, option, detail } = error as { code?: unknown; option?: string; detail?: unknown };
-    if (code !== 'invalid_options') throw error;
-    const problem = String(detail).replace(/^Invalid option `[^`]*`: /, '');
-    return invalidOption(storeOptionName(option), problem);
+    if (!isOptionError(error)) throw error;
+    return invalidOption(storeOptionName(error.option), error.problem);
   }
 }
 

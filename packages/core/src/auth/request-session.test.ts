@@ -1,7 +1,7 @@
 import { createSession } from '@store/auth-magic';
 import { createTestAuth } from '@store/auth-magic/testing';
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedDb } from '../storage/index';
+import { createEmbeddedDb } from '@store/embedded';
 import type { StoreRequest } from '../types';
 import { findRequestSession } from './request-session';
 

@@ -1,5 +1,5 @@
 import type { ResolvedAuthOptions } from '@store/auth-magic';
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 import type { AuthRoute } from './context';
 import { approveLinkRoute } from './routes/approve-link';
 import { headLinkRoute } from './routes/head-link';

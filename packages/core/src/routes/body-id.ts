@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
 import type { RequestContext } from '../context';
-import { storeError } from '../errors';
-import { idCandidates, newId, sameId } from '../ids';
+import { storeError } from '../error-codes';
+import { idCandidates, newId, sameId } from '@store/common';
 
 /**
  * The `_id` of a posted document: the body's, kept as given when it is a non-empty string,

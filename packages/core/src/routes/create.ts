@@ -1,11 +1,11 @@
 import { bindNewDocument } from '../access/writes';
 import type { RequestContext } from '../context';
 import { applyBeforeWrite } from '../hooks';
-import { idToString } from '../ids';
+import { idToString } from '@store/common';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
-import type { Document } from '../storage/types';
+import type { Document } from '@store/common';
 import { stampCreated } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { idForNewDocument } from './body-id';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
-import { idFilter } from '../ids';
+import { idFilter } from '@store/common';
 import type { RouteResult } from '../respond';
 import { documentNotFound } from './not-found';
 

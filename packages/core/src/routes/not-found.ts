@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context';
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 
 /** The 404 of a document route: no document of the resource has the path's id (or matches the filter). */
 export function documentNotFound(ctx: RequestContext) {

@@ -1,14 +1,14 @@
 import { protectPatch } from '../access/writes';
 import type { RequestContext } from '../context';
-import { storeError } from '../errors';
+import { storeError } from '../error-codes';
 import { requestFilter } from '../filters';
 import { applyBeforeWrite } from '../hooks';
-import { idFilter } from '../ids';
+import { idFilter } from '@store/common';
 import { applySet, checkNoOverlap } from '../merge-set';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
 import type { RouteResult } from '../respond';
-import type { Document } from '../storage/types';
+import type { Document } from '@store/common';
 import { stampPatched } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { checkBodyIdMatchesPath } from './body-id';

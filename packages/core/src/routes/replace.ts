@@ -2,7 +2,7 @@ import { protectReplacement } from '../access/writes';
 import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { applyBeforeWrite } from '../hooks';
-import { idFilter } from '../ids';
+import { idFilter } from '@store/common';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
 import type { RouteResult } from '../respond';

@@ -2,10 +2,12 @@
  * Resolves the `db` option into an open database: nothing -> a new embedded database; a
  * driver `Db` or an embedded database -> used as is; a driver `MongoClient` -> its default
  * database; a connection string -> a new client, connected here and closed by `close()`.
+ *
+ * `@store/embedded` and the application's `mongodb` driver are loaded only when used, so an
+ * application on one engine never loads (or needs to install) the other.
  */
-import { MongoClient } from 'mongodb';
-import { createEmbeddedDb, isEmbeddedDb } from './embedded/index';
-import type { StoreDb } from './types';
+import { ENGINE_NAME, invalidOption, type StoreDb } from '@store/common';
+import type { MongoClient } from 'mongodb';
 
 /** What the `db` option accepts. */
 export type StorageOption = StoreDb | MongoClient | string | undefined | null;
@@ -16,14 +18,6 @@ export interface OpenedStorage {
   engine: 'embedded' | 'mongodb';
   /** Closes what `openStorage` opened itself (an embedded database, a client from a URI); nothing else. */
   close(): Promise<void>;
-}
-
-/** Thrown for a `db` option that is none of the accepted kinds (`code: 'invalid_config'`). */
-export class StorageOptionError extends Error {
-  override readonly name = 'StorageOptionError';
-  readonly code = 'invalid_config';
-  readonly status = 500;
-  readonly data = { option: 'db' };
 }
 
 const URI_SCHEME = /^mongodb(\+srv)?:\/\//;
@@ -41,12 +35,21 @@ export function databaseNameOf(uri: string): string | undefined {
   return path === '' ? undefined : decodeURIComponent(path);
 }
 
+/** The application's `mongodb` driver (a peer dependency), or a clear option error without it. */
+async function loadDriver(): Promise<typeof import('mongodb')> {
+  try {
+    return await import('mongodb');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    return invalidOption('db', 'a connection string needs the mongodb driver: npm install mongodb');
+  }
+}
+
 async function connect(uri: string, env: Record<string, string | undefined>): Promise<OpenedStorage> {
   if (!URI_SCHEME.test(uri)) {
-    throw new StorageOptionError(
-      'Invalid @store option "db": a connection string must start with mongodb:// or mongodb+srv://.',
-    );
+    invalidOption('db', 'a connection string must start with mongodb:// or mongodb+srv://');
   }
+  const { MongoClient } = await loadDriver();
   const client = new MongoClient(uri);
   await client.connect();
   const name = databaseNameOf(uri) ?? (env.MONGODB_DB || undefined);
@@ -62,20 +65,20 @@ export async function openStorage(
   env: Record<string, string | undefined> = process.env,
 ): Promise<OpenedStorage> {
   if (option === undefined || option === null) {
+    const { createEmbeddedDb } = await import('@store/embedded');
     const db = createEmbeddedDb();
     return { db, engine: 'embedded', close: () => db.close() };
   }
   if (typeof option === 'string') return connect(option, env);
   if (typeof option === 'object' && hasFunction(option, 'collection')) {
-    return { db: option as StoreDb, engine: isEmbeddedDb(option) ? 'embedded' : 'mongodb', close: noop };
+    const engine = (option as StoreDb)[ENGINE_NAME] === 'embedded' ? 'embedded' : 'mongodb';
+    return { db: option as StoreDb, engine, close: noop };
   }
-  if (
-    option instanceof MongoClient ||
-    (typeof option === 'object' && hasFunction(option, 'db') && hasFunction(option, 'connect'))
-  ) {
+  if (typeof option === 'object' && hasFunction(option, 'db') && hasFunction(option, 'connect')) {
     return { db: (option as MongoClient).db(), engine: 'mongodb', close: noop };
   }
-  throw new StorageOptionError(
-    'Invalid @store option "db": expected a MongoDB connection string, a MongoClient, a driver Db or an embedded database.',
+  return invalidOption(
+    'db',
+    'expected a MongoDB connection string, a MongoClient, a driver Db or an embedded database',
   );
 }

@@ -8,7 +8,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
 import type { StoreConfig, StoreDb } from '../../src/index';
-import type { EngineUnderTest } from '../support/engines';
+import type { EngineUnderTest } from '@store/test-kit';
 
 /** How the suite wants the store mounted. */
 export interface ServeOptions {

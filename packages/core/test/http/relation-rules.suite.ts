@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineUnderTest } from '../support/engines';
+import type { EngineUnderTest } from '@store/test-kit';
 import { ids, type Start } from './fixtures';
 import { expectPassedOn, expectProblem, type Json } from './harness';
 import { company, countingDb, counts } from './relation-fixtures';

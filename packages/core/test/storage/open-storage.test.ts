@@ -1,6 +1,8 @@
 import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEmbeddedDb, openStorage, StorageOptionError } from '../../src/storage';
+import { OptionError } from '@store/common';
+import { createEmbeddedDb } from '@store/embedded';
+import { openStorage } from '../../src/storage';
 import { databaseNameOf } from '../../src/storage/open-storage';
 
 const UNREACHABLE = 'mongodb://127.0.0.1:1';
@@ -88,7 +90,7 @@ describe('openStorage', () => {
     ['a function', () => undefined],
   ])('rejects %s with an invalid_config error naming the db option', async (_title, value) => {
     const failure = openStorage(value as never);
-    await expect(failure).rejects.toBeInstanceOf(StorageOptionError);
+    await expect(failure).rejects.toBeInstanceOf(OptionError);
     await expect(failure).rejects.toMatchObject({ code: 'invalid_config', data: { option: 'db' } });
     await expect(failure).rejects.toThrow(/option "db"/);
   });

@@ -1,4 +1,4 @@
-import { isStoreError } from '../../src/errors';
+import { isStoreError } from '@store/common';
 import { resolveStoreOptions, type StoreConfig } from '../../src/options';
 
 /** What a configuration error tells its reader: its stable code, the option it names, and its message. */

@@ -3,9 +3,9 @@
  * always, a real MongoDB when one is available, otherwise that tier is skipped by name).
  * Imported by relative path, for the tests only: populate's own code never imports core.
  */
-import type { StoreDb } from '../../../core/src/storage/index';
+import type { StoreDb } from '@store/common';
 
-export { describeEngines, type EngineUnderTest } from '../../../core/test/support/engines';
+export { describeEngines, type EngineUnderTest } from '@store/test-kit';
 
 /** Inserts `docs` into `collection`, in order. */
 export async function seed(db: StoreDb, collection: string, docs: Record<string, unknown>[]): Promise<void> {

@@ -1,0 +1,31 @@
+/**
+ * `@store/common`: the bottom layer every `@store/*` package builds on. The one error class
+ * and its code tables, option errors and checks, the storage interface, id helpers.
+ */
+
+export {
+  type Document,
+  ENGINE_NAME,
+  type FindCursor,
+  type FindOptions,
+  type IndexOptions,
+  type IndexSpec,
+  type ModifyOptions,
+  type StoreCollection,
+  type StoreDb,
+} from './db-types';
+export { COMMON_ERROR_CODES, defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
+export { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
+export { HTTP_STATUS_TITLES, isErrorStatus, titleForStatus } from './http-status';
+export { idCandidates, idFilter, idToString, newId, sameId } from './ids';
+export {
+  checkBaseUrl,
+  checkBoolean,
+  checkCollectionName,
+  checkFieldPath,
+  checkInteger,
+  checkKeys,
+  isPlainObject,
+} from './option-checks';
+export { invalidOption, isOptionError, OptionError } from './option-error';
+export { isStoreError, StoreError, type StoreErrorOptions } from './store-error';

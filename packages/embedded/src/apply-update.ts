@@ -1,0 +1,195 @@
+/**
+ * Update operators and replacements for the embedded engine, through mingo's updater, with
+ * MongoDB's checks around it: known operators only, no two operators on one path, `_id`
+ * immutable, `$setOnInsert` applied only when an upsert inserts.
+ */
+import { ObjectId } from 'bson';
+import { update as mingoUpdate } from 'mingo';
+import type { Document } from '@store/common';
+import type { CompiledFilter } from './compile-filter';
+import { asBadValue, EmbeddedDbError } from './errors';
+import { cloneValue, idKey, isPlainObject, setOwn, toStored } from './values';
+
+const UPDATE_OPERATORS: ReadonlySet<string> = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
+]);
+
+const overlaps = (a: string, b: string): boolean => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+
+/** Checks an update document (operators only, known ones, no conflicting paths). */
+export function validateUpdate(update: unknown): asserts update is Record<string, Document> {
+  if (!isPlainObject(update) || Object.keys(update).length === 0) {
+    throw new EmbeddedDbError('FailedToParse', 'Update document requires atomic operators');
+  }
+  const paths: string[] = [];
+  for (const [operator, operand] of Object.entries(update)) {
+    if (!UPDATE_OPERATORS.has(operator))
+      throw new EmbeddedDbError('FailedToParse', `Unknown modifier: ${operator}`);
+    if (!isPlainObject(operand))
+      throw new EmbeddedDbError('FailedToParse', `Modifiers operate on fields: ${operator}`);
+    const touched = Object.keys(operand);
+    if (operator === '$rename') touched.push(...Object.values(operand).map(String));
+    for (const path of touched) {
+      const clash = paths.find((seen) => overlaps(seen, path));
+      if (clash !== undefined) {
+        throw new EmbeddedDbError(
+          'ConflictingUpdateOperators',
+          `Updating the path '${path}' would create a conflict`,
+        );
+      }
+      paths.push(path);
+    }
+  }
+}
+
+function assertSameId(before: Document, after: Document): void {
+  if (idKey(before._id) !== idKey(after._id)) throw immutableId();
+}
+
+const touchesId = (path: string): boolean => path === '_id' || path.startsWith('_id.');
+const immutableId = (): EmbeddedDbError =>
+  new EmbeddedDbError(
+    'ImmutableField',
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
+
+/** An existing document's `_id` may only be `$set` to the value it already has (a no-op, dropped here). */
+function withoutIdNoOp(doc: Document, modifier: Record<string, Document>): Record<string, Document> {
+  const out: Record<string, Document> = {};
+  for (const [operator, operand] of Object.entries(modifier)) {
+    const kept = Object.entries(operand).filter(([path, value]) => {
+      if (!touchesId(path) && !(operator === '$rename' && touchesId(String(value)))) return true;
+      if (operator === '$set' && path === '_id' && idKey(value) === idKey(doc._id)) return false;
+      throw immutableId();
+    });
+    if (kept.length > 0) out[operator] = Object.fromEntries(kept);
+  }
+  return out;
+}
+
+/** Operators that create the fields they name (`$unset`, `$pull`, `$pop` on a missing path are no-ops). */
+const CREATING_OPERATORS: ReadonlySet<string> = new Set([
+  '$set',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$push',
+  '$addToSet',
+  '$currentDate',
+  '$bit',
+  '$setOnInsert',
+]);
+
+/**
+ * Like MongoDB, refuses (code 28 PathNotViable) a dotted path that would create a field inside a
+ * value that cannot hold one: a scalar (null included), or an array addressed by a non-numeric segment.
+ */
+function assertPathsViable(doc: Document, modifier: Record<string, Document>): void {
+  for (const [operator, operand] of Object.entries(modifier)) {
+    const paths = operator === '$rename' ? Object.values(operand).map(String) : Object.keys(operand);
+    if (operator !== '$rename' && !CREATING_OPERATORS.has(operator)) continue;
+    for (const path of paths) {
+      let cursor: unknown = doc;
+      for (const segment of path.split('.')) {
+        if (segment.startsWith('$') || cursor === undefined) break;
+        const holds = isPlainObject(cursor) || (Array.isArray(cursor) && /^\d+$/.test(segment));
+        if (!holds) throw new EmbeddedDbError('PathNotViable', `Cannot create field in element at '${path}'`);
+        cursor = (cursor as Record<string, unknown>)[segment];
+      }
+    }
+  }
+}
+
+/** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
+export function applyUpdate(
+  doc: Document,
+  update: Record<string, Document>,
+  filter: CompiledFilter,
+  inserting: boolean,
+): Document {
+  const { $setOnInsert, ...requested } = update;
+  const modifier = inserting ? requested : withoutIdNoOp(doc, requested);
+  if (inserting && $setOnInsert) modifier.$set = { ...modifier.$set, ...$setOnInsert };
+  assertPathsViable(doc, modifier);
+  const target = cloneValue(doc);
+  if (Object.keys(modifier).length > 0) {
+    // The condition resolves positional `$` paths; a document an upsert inserts need not match it.
+    const condition = inserting ? {} : filter.condition;
+    asBadValue('update', () =>
+      mingoUpdate(target, modifier, [], condition, {
+        cloneMode: 'deep',
+        queryOptions: { context: filter.context },
+      }),
+    );
+  }
+  const stored = toStored(target);
+  if (!inserting) assertSameId(doc, stored);
+  return stored;
+}
+
+/** `replacement` as the new version of `doc` (which keeps its `_id`). */
+export function applyReplacement(doc: Document, replacement: unknown): Document {
+  if (!isPlainObject(replacement) || Object.keys(replacement).some((key) => key.startsWith('$'))) {
+    throw new EmbeddedDbError('BadValue', 'Replacement document must not contain atomic operators');
+  }
+  const next: Document = { _id: doc._id };
+  for (const [key, value] of Object.entries(replacement)) if (key !== '_id') setOwn(next, key, value);
+  if ('_id' in replacement && replacement._id !== undefined) assertSameId(doc, { _id: replacement._id });
+  return toStored(next);
+}
+
+function setPath(target: Document, path: string, value: unknown): void {
+  const segments = path.split('.');
+  const last = segments.pop() ?? path;
+  let cursor = target;
+  for (const segment of segments) {
+    if (!isPlainObject(cursor[segment])) setOwn(cursor, segment, {});
+    cursor = cursor[segment] as Document;
+  }
+  setOwn(cursor, last, cloneValue(value));
+}
+
+function collectEqualities(filter: Document, seed: Document): void {
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const clause of value) if (isPlainObject(clause)) collectEqualities(clause, seed);
+    } else if (!key.startsWith('$')) {
+      const operators = isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$'));
+      if (!operators) setPath(seed, key, value);
+      else if ('$eq' in (value as Document)) setPath(seed, key, (value as Document).$eq);
+    }
+  }
+}
+
+/** The fields an upsert starts from: the filter's equality conditions (`_id` only if the filter pins it). */
+export function upsertSeed(filter: Document): Document {
+  const fields: Document = {};
+  collectEqualities(filter, fields);
+  return fields;
+}
+
+/** `doc` with `_id` first (as MongoDB stores it), generating an ObjectId like the driver when it is missing. */
+export function withIdFirst(doc: Document): Document {
+  for (const key in doc) {
+    // Already in order (the common case): returned as is, callers copy it (`toStored`, `cloneValue`).
+    if (key === '_id' && doc._id !== undefined && doc._id !== null && Object.hasOwn(doc, '_id')) return doc;
+    break;
+  }
+  const { _id, ...rest } = doc;
+  return { _id: _id ?? new ObjectId(), ...rest };
+}

@@ -1,0 +1,279 @@
+/**
+ * One collection of the embedded engine: documents in a `Map` keyed by the canonical `_id`
+ * key, in insertion order. Every operation runs synchronously from start to finish inside its
+ * async method, so each one is atomic with respect to concurrent callers.
+ */
+import type {
+  Document,
+  FindCursor,
+  FindOptions,
+  IndexOptions,
+  IndexSpec,
+  ModifyOptions,
+  StoreCollection,
+} from '@store/common';
+import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
+import { type CompiledFilter, compileFilter } from './compile-filter';
+import { EmbeddedDbError } from './errors';
+import { candidateKeys } from './id-lookup';
+import { CollectionIndexes, type KeyMemo } from './indexes';
+import { valuesAtPath } from './paths';
+import { readDocuments } from './read-documents';
+import { bsonBytes, cloneValue, idKey, isObjectId, isPlainObject, toStored } from './values';
+
+/** Shared by a database and its collections. */
+export interface EngineState {
+  closed: boolean;
+}
+
+type Entry = [key: string, doc: Document];
+/** How candidates found by key must be ordered (see `#candidates`). */
+type CandidateOrder = 'insertion' | 'sortedById' | 'any';
+
+/** `_id` kinds no two distinct values of which compare equal in mingo's sort. */
+const isTotalId = (id: unknown): boolean =>
+  typeof id === 'string' || typeof id === 'number' || id instanceof Date || isObjectId(id);
+
+function namespaceProblem(name: string): string | undefined {
+  if (typeof name !== 'string' || name === '' || name.length > 200) return 'must be 1 to 200 characters';
+  if (name.includes('$') || name.includes('\0')) return 'must not contain $ or NUL';
+  return name.startsWith('system.') ? 'must not start with system.' : undefined;
+}
+
+function checkModifyOptions(options: ModifyOptions): void {
+  if (options?.returnDocument !== 'before' && options?.returnDocument !== 'after') {
+    throw new EmbeddedDbError('BadValue', "returnDocument must be 'before' or 'after'");
+  }
+}
+
+/** An embedded collection; see {@link StoreCollection} for each method. */
+export class EmbeddedCollection implements StoreCollection {
+  readonly collectionName: string;
+  readonly #docs = new Map<string, Document>();
+  readonly #indexes = new CollectionIndexes();
+  /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
+  readonly #order = new Map<string, number>();
+  #inserted = 0;
+  readonly #state: EngineState;
+  readonly #nameProblem: string | undefined;
+
+  constructor(name: string, state: EngineState) {
+    this.collectionName = name;
+    this.#state = state;
+    this.#nameProblem = namespaceProblem(name);
+  }
+
+  /** Checks the engine is usable and removes expired documents (TTL), before every operation. */
+  #begin(): void {
+    if (this.#state.closed)
+      throw new EmbeddedDbError('InterruptedAtShutdown', 'the embedded database is closed');
+    if (this.#nameProblem) {
+      throw new EmbeddedDbError('InvalidNamespace', `collection name ${this.#nameProblem}`);
+    }
+    const ttl = this.#indexes.ttl();
+    if (ttl.length === 0) return;
+    const now = Date.now();
+    for (const [key, doc] of [...this.#docs]) {
+      const expired = ttl.some(({ field, seconds }) =>
+        valuesAtPath(doc, field, true).some(
+          (value) => value instanceof Date && value.getTime() + seconds * 1000 <= now,
+        ),
+      );
+      if (expired) this.#remove(key, doc);
+    }
+  }
+
+  /**
+   * The documents that can match `filter` (by `_id` or an index when it pins one), in insertion
+   * order unless `order` says it does not matter: `any` (a count), or `sortedById` (a sort
+   * with an `_id` key orders them anyway, unless an `_id` is a sub-document or other value two
+   * of which can tie in mingo's sort).
+   */
+  #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
+    const memo: KeyMemo = new Map();
+    const keys = candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo));
+    if (!keys) return this.#docs.entries();
+    const found: Entry[] = [];
+    for (const key of keys) {
+      const doc = this.#docs.get(key);
+      if (doc) found.push([key, doc]);
+    }
+    if (order === 'any' || (order === 'sortedById' && found.every(([, doc]) => isTotalId(doc._id)))) {
+      return found;
+    }
+    const at = (key: string): number => this.#order.get(key) ?? 0;
+    return found
+      .map((entry) => ({ entry, at: at(entry[0]) }))
+      .sort((a, b) => a.at - b.at)
+      .map(({ entry }) => entry);
+  }
+
+  *#matches(
+    filter: Document,
+    compiled: CompiledFilter,
+    order: CandidateOrder = 'insertion',
+  ): Generator<Entry> {
+    for (const entry of this.#candidates(filter, order)) if (compiled.test(entry[1])) yield entry;
+  }
+
+  #first(filter: Document): { compiled: CompiledFilter; found: Entry | undefined } {
+    const compiled = compileFilter(filter, this.#indexes);
+    return { compiled, found: this.#matches(filter, compiled).next().value ?? undefined };
+  }
+
+  #insert(doc: Document): Document {
+    const stored = toStored(withIdFirst(doc));
+    if (Array.isArray(stored._id) || stored._id instanceof RegExp) {
+      throw new EmbeddedDbError('InvalidIdField', "The '_id' value cannot be of type array or regex");
+    }
+    const key = idKey(stored._id);
+    if (this.#docs.has(key)) {
+      const keyValue = { _id: stored._id };
+      throw new EmbeddedDbError('DuplicateKey', 'E11000 duplicate key error index: _id_', {
+        keyPattern: { _id: 1 },
+        keyValue,
+      });
+    }
+    this.#indexes.move(key, undefined, stored);
+    this.#docs.set(key, stored);
+    this.#order.set(key, this.#inserted++);
+    return stored;
+  }
+
+  #replace(key: string, before: Document, after: Document): void {
+    this.#indexes.move(key, before, after);
+    this.#docs.set(key, after);
+  }
+
+  #remove(key: string, doc: Document): void {
+    this.#indexes.move(key, doc, undefined);
+    this.#docs.delete(key);
+    this.#order.delete(key);
+  }
+
+  #returned(doc: Document | undefined, projection: Document | undefined): Document | null {
+    return doc ? (readDocuments([doc], undefined, { projection })[0] ?? null) : null;
+  }
+
+  find(filter: Document, options: FindOptions = {}): FindCursor {
+    return {
+      toArray: async () => {
+        this.#begin();
+        const compiled = compileFilter(filter, this.#indexes);
+        const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
+        const matches = [...this.#matches(filter, compiled, byId ? 'sortedById' : 'insertion')].map(
+          ([, doc]) => doc,
+        );
+        return readDocuments(matches, compiled.near, options);
+      },
+    };
+  }
+
+  async findOne(filter: Document, options: { projection?: Document } = {}): Promise<Document | null> {
+    const [doc] = await this.find(filter, { projection: options.projection, limit: 1 }).toArray();
+    return doc ?? null;
+  }
+
+  async countDocuments(filter: Document): Promise<number> {
+    this.#begin();
+    const compiled = compileFilter(filter, this.#indexes);
+    if (compiled.near) {
+      throw new EmbeddedDbError(
+        'BadValue',
+        '$geoNear, $near, and $nearSphere are not allowed in this context',
+      );
+    }
+    let count = 0;
+    for (const _ of this.#matches(filter, compiled, 'any')) count += 1;
+    return count;
+  }
+
+  async insertOne(doc: Document): Promise<{ insertedId: unknown }> {
+    this.#begin();
+    if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
+    return { insertedId: cloneValue(this.#insert(doc)._id) };
+  }
+
+  async findOneAndReplace(
+    filter: Document,
+    replacement: Document,
+    options: ModifyOptions,
+  ): Promise<Document | null> {
+    this.#begin();
+    checkModifyOptions(options);
+    const { found } = this.#first(filter);
+    if (!found) {
+      if (!options.upsert) return null;
+      const seedId = upsertSeed(filter)._id;
+      const inserted = this.#insert(
+        applyReplacement(withIdFirst({ _id: seedId ?? replacement?._id }), replacement),
+      );
+      return options.returnDocument === 'after' ? this.#returned(inserted, options.projection) : null;
+    }
+    const [key, before] = found;
+    const after = applyReplacement(before, replacement);
+    this.#replace(key, before, after);
+    return this.#returned(options.returnDocument === 'after' ? after : before, options.projection);
+  }
+
+  async findOneAndUpdate(
+    filter: Document,
+    update: Document,
+    options: ModifyOptions,
+  ): Promise<Document | null> {
+    this.#begin();
+    checkModifyOptions(options);
+    const outcome = this.#update(filter, update, options.upsert === true);
+    const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
+    return this.#returned(doc, options.projection);
+  }
+
+  async updateOne(
+    filter: Document,
+    update: Document,
+    options: { upsert?: boolean } = {},
+  ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
+    this.#begin();
+    const { before, after, changed } = this.#update(filter, update, options.upsert === true);
+    return {
+      matchedCount: before ? 1 : 0,
+      modifiedCount: before && changed ? 1 : 0,
+      upsertedCount: !before && after ? 1 : 0,
+    };
+  }
+
+  #update(filter: Document, update: Document, upsert: boolean) {
+    validateUpdate(update);
+    const { compiled, found } = this.#first(filter);
+    if (!found) {
+      if (!upsert) return { before: undefined, after: undefined, changed: false };
+      const inserted = this.#insert(applyUpdate(withIdFirst(upsertSeed(filter)), update, compiled, true));
+      return { before: undefined, after: inserted, changed: true };
+    }
+    const [key, before] = found;
+    const after = applyUpdate(before, update, compiled, false);
+    const changed = !Buffer.from(bsonBytes(before)).equals(bsonBytes(after));
+    if (changed) this.#replace(key, before, after);
+    return { before, after: changed ? after : before, changed };
+  }
+
+  async deleteOne(filter: Document): Promise<{ deletedCount: number }> {
+    this.#begin();
+    const { found } = this.#first(filter);
+    if (found) this.#remove(...found);
+    return { deletedCount: found ? 1 : 0 };
+  }
+
+  async deleteMany(filter: Document): Promise<{ deletedCount: number }> {
+    this.#begin();
+    const compiled = compileFilter(filter, this.#indexes);
+    const doomed = [...this.#matches(filter, compiled)];
+    for (const [key, doc] of doomed) this.#remove(key, doc);
+    return { deletedCount: doomed.length };
+  }
+
+  async createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
+    this.#begin();
+    return this.#indexes.create(spec, options, this.#docs);
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Turns a MongoDB filter into a document test for the embedded engine: mingo with the geo
+ * operators added, `$text` rewritten onto the collection's text index, `$where` and other
+ * scripts disabled, and the one `$nearSphere` (if any) located so results can be sorted by
+ * distance.
+ */
+import { Context } from 'mingo';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as queryOperators from 'mingo/operators/query';
+import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
+import type { Document } from '@store/common';
+import { asBadValue, EmbeddedDbError } from './errors';
+import { fastFilter } from './fast-filter';
+import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
+import type { Point } from './geo-types';
+import { $in, $nin, type QueryOperator } from './in-operator';
+import type { CollectionIndexes } from './indexes';
+import { mod } from './mod-operator';
+import { textMatcher } from './text-search';
+import { isPlainObject, setOwn } from './values';
+
+/** Internal field-level stand-in for the top-level `$text` operator (mingo has no `$text`). */
+const TEXT_OPERATOR = '$__embeddedText';
+const LOGICAL = ['$and', '$or', '$nor'] as const;
+type ContextOps = NonNullable<Parameters<typeof Context.init>[0]>;
+type QueryOps = NonNullable<ContextOps['query']>;
+type ExpressionOps = NonNullable<ContextOps['expression']>;
+const NEAR_OPERATORS = ['$nearSphere', '$near'] as const;
+
+/** A filter ready to test documents. */
+export interface CompiledFilter {
+  test(doc: Document): boolean;
+  /** The `$nearSphere` of the filter: results are sorted by distance from `point` when no sort is given. */
+  near: { field: string; point: Point } | undefined;
+  /** What mingo's updater needs to resolve positional `$` paths. */
+  condition: Document;
+  context: Context;
+}
+
+function rewriteText(filter: Document): Document {
+  const out: Document = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key !== '$text') {
+      const logical = (LOGICAL as readonly string[]).includes(key) && Array.isArray(value);
+      setOwn(
+        out,
+        key,
+        logical ? value.map((clause) => (isPlainObject(clause) ? rewriteText(clause) : clause)) : value,
+      );
+    }
+  }
+  if (!('$text' in filter)) return out;
+  return { $and: [out, { _id: { [TEXT_OPERATOR]: filter.$text } }] };
+}
+
+type NearFound = { field: string; operand: unknown; topLevel: boolean };
+
+function findNear(filter: Document, topLevel: boolean, found: NearFound[]): NearFound[] {
+  for (const [key, value] of Object.entries(filter)) {
+    if (Array.isArray(value) && key.startsWith('$')) {
+      for (const clause of value)
+        if (isPlainObject(clause)) findNear(clause, topLevel && key === '$and', found);
+    } else if (isPlainObject(value)) {
+      const near = NEAR_OPERATORS.find((operator) => operator in value);
+      if (near) found.push({ field: key, operand: value[near], topLevel });
+      const negated = isPlainObject(value.$not)
+        ? NEAR_OPERATORS.find((operator) => operator in (value.$not as Document))
+        : undefined;
+      if (negated) found.push({ field: key, operand: undefined, topLevel: false });
+    }
+  }
+  return found;
+}
+
+function locateNear(filter: Document, indexes: CollectionIndexes): CompiledFilter['near'] {
+  const found = findNear(filter, true, []);
+  const [first] = found;
+  if (!first) return undefined;
+  if (found.length > 1) throw new EmbeddedDbError('BadValue', 'Too many geoNear expressions');
+  if (!first.topLevel) throw new EmbeddedDbError('BadValue', 'geoNear must be top-level expr');
+  if (!indexes.hasGeoIndex(first.field)) {
+    throw new EmbeddedDbError('NoQueryExecutionPlans', 'unable to find index for $geoNear query');
+  }
+  return { field: first.field, point: parseNearSphere(first.operand).point };
+}
+
+/** Internal operator through which mingo hands over its compute options (see `compileOptions()`). */
+const CAPTURE_OPERATOR = '$__embeddedOptions';
+
+/** What a collection's filters compile with: built once per collection (registering every operator is costly). */
+interface Compiling {
+  context: Context;
+  options: Partial<Options>;
+}
+const compilings = new WeakMap<CollectionIndexes, Compiling>();
+
+function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Context {
+  const text: FieldOperator = (_field, operand) => {
+    const fields = indexes.textFields();
+    if (!fields) throw new EmbeddedDbError('IndexNotFound', 'text index required for $text query');
+    return textMatcher(operand, fields);
+  };
+  const operators: Record<string, FieldOperator | QueryOperator> = {
+    $geoWithin: geoWithin,
+    $geoIntersects: geoIntersects,
+    $nearSphere: nearSphere,
+    $near: nearSphere,
+    $mod: mod,
+    $in,
+    $nin,
+    [TEXT_OPERATOR]: text,
+    [CAPTURE_OPERATOR]: capture,
+  };
+  // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
+  return Context.init({
+    query: { ...queryOperators, ...operators } as unknown as QueryOps,
+    expression: expressionOperators as unknown as ExpressionOps,
+  });
+}
+
+/**
+ * The context and options of a collection's filters. Given plain options, mingo copies the
+ * whole operator context into every `Query`; given its own compute-options instance, it reuses
+ * it as is (`ComputeOptions.init`). That instance is what mingo passes to operators, so it is
+ * caught once, by compiling a query on an internal operator that refuses any later use.
+ */
+function compiling(indexes: CollectionIndexes): Compiling {
+  const cached = compilings.get(indexes);
+  if (cached) return cached;
+  let caught: Partial<Options> | undefined;
+  const capture: QueryOperator = (_field, _operand, options) => {
+    if (caught) throw new EmbeddedDbError('BadValue', `unknown operator: ${CAPTURE_OPERATOR}`);
+    caught = options as Partial<Options>;
+    return () => true;
+  };
+  const context = operatorContext(indexes, capture);
+  new Query({ _id: { [CAPTURE_OPERATOR]: 1 } }, { context, scriptEnabled: false });
+  const made = { context, options: caught ?? { context, scriptEnabled: false } };
+  compilings.set(indexes, made);
+  return made;
+}
+
+/** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
+export function compileFilter(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
+  if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
+  const { context, options } = compiling(indexes);
+  const fast = fastFilter(filter);
+  if (fast)
+    return {
+      test: (doc) => asBadValue('filter', () => fast(doc)),
+      near: undefined,
+      condition: filter,
+      context,
+    };
+  const near = locateNear(filter, indexes);
+  const condition = rewriteText(filter);
+  const query = asBadValue('filter', () => new Query(condition, options));
+  return { test: (doc) => asBadValue('filter', () => query.test(doc)), near, condition, context };
+}

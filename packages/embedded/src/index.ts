@@ -1,0 +1,9 @@
+/**
+ * `@store/embedded`: MongoDB's query, update and index semantics over in-memory data (mingo
+ * for the operators), implementing the `@store/common` storage interface, a subset of the
+ * official driver's `Db` / `Collection`. Usable on its own: `createEmbeddedDb()`.
+ */
+
+export { EmbeddedCollection } from './collection';
+export { createEmbeddedDb, type EmbeddedDb, isEmbeddedDb } from './db';
+export { EMBEDDED_ERROR_CODES, EmbeddedDbError, type EmbeddedErrorCodeName } from './errors';

@@ -1,0 +1,169 @@
+/**
+ * The indexes of one embedded collection: recorded like MongoDB's (names, conflicts), with
+ * unique indexes enforced through a key -> document map, single-field ascending/descending
+ * indexes kept as key -> documents maps for `$in` / equality lookups, text and 2dsphere
+ * indexes consulted by `$text` / `$nearSphere`, and TTL indexes telling which documents have
+ * expired.
+ */
+import type { Document, IndexOptions, IndexSpec } from '@store/common';
+import { EmbeddedDbError } from './errors';
+import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
+import { createUniqueIndex, type UniqueIndex } from './unique-index';
+import { idKey, isPlainObject } from './values';
+
+/** The distinct index keys of `values`, or undefined when one is not compared by key. */
+function indexKeysOf(values: readonly unknown[]): string[] | undefined {
+  const keys = new Set<string>();
+  for (const value of values) {
+    if (!isIndexKeyable(value)) return undefined;
+    keys.add(idKey(value));
+  }
+  return [...keys];
+}
+
+/** Index keys of the value lists of one filter, by list. */
+export type KeyMemo = Map<readonly unknown[], string[] | undefined>;
+
+const KEY_KINDS: ReadonlySet<unknown> = new Set([1, -1, 'text', '2dsphere']);
+const MAX_TTL_SECONDS = 2_147_483_647;
+
+interface RecordedIndex {
+  name: string;
+  spec: IndexSpec;
+  options: { unique: boolean; sparse: boolean; expireAfterSeconds: number | undefined };
+  unique?: UniqueIndex;
+}
+
+function validateSpec(spec: unknown): asserts spec is IndexSpec {
+  if (!isPlainObject(spec) || Object.keys(spec).length === 0) {
+    throw new EmbeddedDbError('CannotCreateIndex', 'index key specification must be a non-empty object');
+  }
+  for (const [field, kind] of Object.entries(spec)) {
+    const validField =
+      field === '$**' || (field !== '' && !field.split('.').some((s) => s === '' || s.startsWith('$')));
+    if (!validField || !KEY_KINDS.has(kind)) {
+      throw new EmbeddedDbError('CannotCreateIndex', `bad index key "${field}": ${JSON.stringify(kind)}`);
+    }
+  }
+}
+
+function resolveOptions(spec: IndexSpec, options: IndexOptions): RecordedIndex['options'] {
+  const ttl = options.expireAfterSeconds;
+  if (ttl !== undefined) {
+    const singleField = Object.keys(spec).length === 1 && !('_id' in spec);
+    if (!Number.isInteger(ttl) || ttl < 0 || ttl > MAX_TTL_SECONDS || !singleField) {
+      throw new EmbeddedDbError(
+        'CannotCreateIndex',
+        'expireAfterSeconds needs one non-_id field and 0..2^31-1',
+      );
+    }
+  }
+  return { unique: options.unique === true, sparse: options.sparse === true, expireAfterSeconds: ttl };
+}
+
+const defaultName = (spec: IndexSpec): string =>
+  Object.entries(spec)
+    .map(([field, kind]) => `${field}_${kind}`)
+    .join('_');
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The index set of one collection. */
+export class CollectionIndexes {
+  readonly #indexes: RecordedIndex[] = [];
+  /** Lookup maps of the single-field ascending/descending indexes, by field. */
+  readonly #fields = new Map<string, FieldIndex>();
+
+  /** Records an index (building and checking a unique one over `docs`); returns its name. */
+  create(spec: unknown, rawOptions: IndexOptions, docs: Iterable<[string, Document]>): string {
+    validateSpec(spec);
+    const options = resolveOptions(spec, rawOptions);
+    const name = rawOptions.name ?? defaultName(spec);
+    const existing = this.#indexes.find((index) => index.name === name || sameJson(index.spec, spec));
+    if (existing) return this.#reuse(existing, name, spec, options);
+    const isText = Object.values(spec).includes('text');
+    if (isText && this.textFields()) {
+      throw new EmbeddedDbError('IndexOptionsConflict', 'a collection can have only one text index');
+    }
+    const index: RecordedIndex = { name, spec, options };
+    if (options.unique) index.unique = createUniqueIndex(spec, options.sparse, docs);
+    this.#indexes.push(index);
+    this.#addFieldIndex(spec, docs);
+    return name;
+  }
+
+  #addFieldIndex(spec: IndexSpec, docs: Iterable<[string, Document]>): void {
+    const [first, ...rest] = Object.entries(spec);
+    if (!first || rest.length > 0) return;
+    const [field, kind] = first;
+    if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
+      this.#fields.set(field, new FieldIndex(field, docs));
+    }
+  }
+
+  /**
+   * Keys of the only documents whose `field` can equal one of `values` (`$in` / `$eq`), from
+   * its single-field index; undefined without one, or when a value is not compared by key.
+   * `memo` keeps the index keys of each value list for one filter (`$or` clauses share lists).
+   * A value repeated in the list is looked up once.
+   */
+  lookup(field: string, values: readonly unknown[], memo?: KeyMemo): Set<string> | undefined {
+    const index = this.#fields.get(field);
+    if (!index) return undefined;
+    let keys = memo?.get(values);
+    if (keys === undefined && !memo?.has(values)) {
+      keys = indexKeysOf(values);
+      memo?.set(values, keys);
+    }
+    return keys && index.lookup(keys);
+  }
+
+  #reuse(existing: RecordedIndex, name: string, spec: IndexSpec, options: RecordedIndex['options']): string {
+    if (!sameJson(existing.spec, spec)) {
+      throw new EmbeddedDbError('IndexKeySpecsConflict', `an index named ${name} exists with different keys`);
+    }
+    if (existing.name !== name || !sameJson(existing.options, options)) {
+      throw new EmbeddedDbError(
+        'IndexOptionsConflict',
+        `index ${existing.name} exists with different options`,
+      );
+    }
+    return name;
+  }
+
+  /** Fields of the text index (`['$**']` for a wildcard one), or undefined without a text index. */
+  textFields(): string[] | undefined {
+    const index = this.#indexes.find((candidate) => Object.values(candidate.spec).includes('text'));
+    if (!index) return undefined;
+    return Object.entries(index.spec)
+      .filter(([, kind]) => kind === 'text')
+      .map(([field]) => field);
+  }
+
+  /** True when `field` has a 2dsphere index. */
+  hasGeoIndex(field: string): boolean {
+    return this.#indexes.some((index) => index.spec[field] === '2dsphere');
+  }
+
+  /** TTL indexes as `{ field, seconds }`. */
+  ttl(): Array<{ field: string; seconds: number }> {
+    return this.#indexes.flatMap((index) => {
+      const field = Object.keys(index.spec)[0];
+      const seconds = index.options.expireAfterSeconds;
+      return field !== undefined && seconds !== undefined ? [{ field, seconds }] : [];
+    });
+  }
+
+  /**
+   * Moves the document `key` from `before` (absent on insert) to `after` (absent on delete)
+   * in every index, or throws a duplicate-key error (of a unique index) and changes nothing.
+   */
+  move(key: string, before: Document | undefined, after: Document | undefined): void {
+    const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
+    if (after) for (const unique of uniques) unique.check(key, after);
+    for (const index of [...uniques, ...this.#fields.values()]) {
+      if (before) index.remove(key, before);
+      if (after) index.add(key, after);
+    }
+  }
+}
