@@ -1,4 +1,5 @@
 import { createStore } from '@store/adapter-express';
+import { magicAuth } from '@store/auth-magic';
 import express from 'express';
 import { refuseBlockedUsers } from './hooks.js';
 
@@ -44,6 +45,7 @@ export function createExampleApp(settings, baseUrl) {
   app.disable('x-powered-by');
   const strategy = { doVerify: refuseBlockedUsers };
   const store = createStore({
+    plugins: [magicAuth],
     db: settings.mongodbUri,
     baseUrl,
     secret: settings.secret,

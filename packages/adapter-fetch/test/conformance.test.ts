@@ -1,4 +1,4 @@
-import { describeConformance } from '../../core/test/http/suite';
+import { describeConformance } from '@store/test-kit';
 import { serveFetch } from './serve';
 
 describeConformance('fetch adapter (on node:http through a Request/Response bridge)', serveFetch);

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
 /** A fetch handler that may pass a request on (`null`). */
-export type FetchHandler = (request: Request) => Promise<Response | null>;
+type FetchHandler = (request: Request) => Promise<Response | null>;
 
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
 

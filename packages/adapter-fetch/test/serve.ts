@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import { listenServed, type Serve } from '../../core/test/http/harness';
+import { listenServed, type Serve } from '@store/test-kit';
 import { createStore } from '../src/index';
 import { toRequest, writeResponse } from './node-bridge';
 

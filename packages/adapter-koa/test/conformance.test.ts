@@ -1,4 +1,4 @@
-import { describeConformance } from '../../core/test/http/suite';
+import { describeConformance } from '@store/test-kit';
 import { serveKoa } from './serve';
 
 describeConformance('Koa (koa-mount around the middleware)', serveKoa('middleware'));

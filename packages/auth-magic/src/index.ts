@@ -39,3 +39,5 @@ export type {
 export { generateCode, generateToken, hashSecret } from './secrets';
 export { type HeaderBag, sessionCookie, sessionTokenFromHeaders } from './session-http';
 export { type AuthSession, createSession, findSession, revokeSession, SESSION_COOKIE } from './sessions';
+export { findRequestSession, type MagicAuthInstance, magicAuth } from './http/plugin';
+export type { UserAuthConfig } from './http/options';

@@ -10,7 +10,7 @@ import {
   verifyCode,
 } from '../src/index';
 import { harness, refusal } from './support/harness';
-import { startSmtpServer, type TestSmtpServer } from './support/smtp';
+import { startSmtpServer, type TestSmtpServer } from '@store/test-kit';
 
 const ADA = 'ada@example.test';
 

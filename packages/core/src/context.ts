@@ -3,16 +3,12 @@ import { type AccessGrant, OPEN_GRANT } from './access/grant';
 import { OPERATION_OF_METHOD, type Operation } from './access/rules';
 import type { ResolvedStoreOptions } from './options';
 import type { ResolvedResource } from './resources';
+import type { RequestSession } from './plugins/types';
 import type { RouteMatch } from './router';
 import type { Document, StoreCollection, StoreDb } from '@store/common';
 import type { StoreRequest } from './types';
 
-/** The live session a request carries (`Authorization: Bearer` or the `store_session` cookie). */
-export interface RequestSession {
-  /** The signed-in user's document. */
-  readonly user: Document;
-  readonly expiresAt: Date;
-}
+export type { RequestSession } from './plugins/types';
 
 /**
  * Everything one request carries through the handler. Access rules, hooks and sessions

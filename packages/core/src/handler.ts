@@ -1,9 +1,8 @@
 import { authorize, isOpenAccess } from './access/grant';
-import { answerAuth } from './auth/answer';
-import { findRequestSession } from './auth/request-session';
-import { isAuthPath } from './auth/route-table';
 import { createContext } from './context';
 import { type ResolvedStoreOptions, resolveStoreOptions, type StoreConfig } from './options';
+import { answerPlugin, pluginFor } from './plugins/answer-plugin';
+import type { RequestSession } from './plugins/types';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
@@ -18,6 +17,15 @@ interface StorageHandle {
   value: StartedStorage | undefined;
 }
 
+/** The session a request carries, from the first plugin that finds one; `null` otherwise. */
+async function findSession(request: StoreRequest, started: StartedStorage): Promise<RequestSession | null> {
+  for (const { runtime } of started.plugins) {
+    const session = (await runtime.findSession?.(request)) ?? null;
+    if (session !== null) return session;
+  }
+  return null;
+}
+
 async function answerResource(
   request: StoreRequest,
   options: ResolvedStoreOptions,
@@ -27,9 +35,9 @@ async function answerResource(
   if (!match) return null;
   try {
     const route = routeFor(match.kind, request.method);
-    const { db, auth } = storage.value ?? (await storage.promise);
-    const session = auth === null ? null : await findRequestSession(request, auth);
-    const base = createContext(request, options, db, match, session);
+    const started = storage.value ?? (await storage.promise);
+    const session = await findSession(request, started);
+    const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     return respond(await route(ctx));
   } catch (error) {
@@ -38,19 +46,19 @@ async function answerResource(
 }
 
 /**
- * Auth routes first when auth is configured (`/auth/session` would otherwise read as
- * `/<res>/<id>`; an `/auth/...` path that names no auth route is not the store's), then
- * resource routes.
+ * Plugin routes first (`/auth/session` would otherwise read as `/<res>/<id>`; a path under a
+ * plugin's prefix that names none of its routes is not the store's), then resource routes.
  */
 async function answer(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   storage: StorageHandle,
 ): Promise<StoreResponse | null> {
+  const plugin = pluginFor(request.path, options);
   const response =
-    options.auth !== null && isAuthPath(request.path)
-      ? await answerAuth(request, options, storage.promise)
-      : await answerResource(request, options, storage);
+    plugin === undefined
+      ? await answerResource(request, options, storage)
+      : await answerPlugin(request, plugin, options, storage.promise);
   if (response === null) return null;
   // HEAD answers carry the headers of the GET, errors included, and never a body.
   return request.method.toUpperCase() === 'HEAD'
@@ -62,7 +70,7 @@ async function answer(
  * Creates the framework-agnostic store: resolves `config` (throwing a `StoreError` with code
  * `invalid_config` that names a bad option), starts opening storage, and returns the
  * handler adapters call. It answers `null` for paths that are neither resource routes nor
- * (with `resources.user.auth`) auth routes.
+ * routes of a plugin.
  */
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);

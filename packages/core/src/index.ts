@@ -3,7 +3,6 @@
  * handler with a plain request and write back the plain response it returns.
  */
 
-export type { StoreAuth, UserAuthConfig } from './auth/options';
 export type { RequestContext, RequestSession } from './context';
 export { ERROR_CODES, type ErrorCode, storeError } from './error-codes';
 export { isStoreError, OptionError, StoreError, type StoreErrorOptions, titleForStatus } from '@store/common';
@@ -19,7 +18,18 @@ export {
 export { isJsonContentType, parseJsonBody } from './parse-body';
 export { type RelationRequest, resolveRelations } from './relations';
 export { type Problem, renderError } from './render-error';
-export { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
+export type {
+  PluginAnswer,
+  PluginInstance,
+  PluginRequest,
+  PluginResourceOptions,
+  PluginResourceRoute,
+  PluginRuntime,
+  PluginSetupInput,
+  StorePlugin,
+} from './plugins/types';
+export { receiveBody } from './read-body';
+export { findResource, type ResolvedResource } from './resources';
 export type { RouteMatch } from './router';
 export type { StorageOption } from './storage';
 // The storage interface: every type storage/types.ts exports, as `./storage` does.

@@ -78,16 +78,6 @@ describe('resolveStoreOptions', () => {
     ['db as a string that is not a MongoDB URI', { db: 'postgres://x' }, 'db'],
     ['resources that is not an object', { resources: [] }, 'resources'],
     ['an invalid resource name', { resources: { 'bad name': {} } }, 'resources.bad name'],
-    [
-      'a resource over an internal collection',
-      { resources: { 'svc-sessions': {} } },
-      'resources.svc-sessions',
-    ],
-    [
-      'a collection override onto an internal collection',
-      { resources: { s: { collection: 'svc-magic-links' } } },
-      'resources.s',
-    ],
     ['a resource config that is not an object', { resources: { posts: true } }, 'resources.posts'],
     ['an unknown resource option', { resources: { posts: { acess: 'public' } } }, 'resources.posts.acess'],
     [

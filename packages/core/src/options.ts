@@ -1,11 +1,17 @@
 import type { ResolvedPopulateOptions } from '@store/populate';
 import { type AccessConfig, DEFAULT_OWNER_FIELD, type ResolvedAccess, resolveAccess } from './access/rules';
-import { resolveStoreAuth, type StoreAuth } from './auth/options';
 import { parseByteSize } from './byte-size';
 import type { RequestContext } from './context';
 import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
 import { type DeclaredRelation, type PopulateConfig, resolveRelationOptions } from './relation-options';
-import { type ResourceConfig, resolveResources, routeUserResource } from './resource-options';
+import {
+  type ActivePlugin,
+  checkPlugins,
+  routePluginResources,
+  setupPlugins,
+} from './plugins/resolve-plugins';
+import type { StorePlugin } from './plugins/types';
+import { type ResourceConfig, resolveResources } from './resource-options';
 import { findResource, type ResolvedResource } from './resources';
 import type { StorageOption } from './storage';
 import type { StoreLogger } from './types';
@@ -76,6 +82,12 @@ export interface StoreConfig {
    */
   populate?: PopulateConfig;
   /**
+   * Plugins, each claiming a resource option: `[magicAuth]` from `@store/auth-magic` turns
+   * `resources.user.auth` into passwordless login.
+   * @default []
+   */
+  plugins?: readonly StorePlugin[];
+  /**
    * Receives the causes of 500 answers and warnings.
    * @default console
    */
@@ -97,9 +109,9 @@ export interface ResolvedStoreOptions {
   readonly populate: ResolvedPopulateOptions<RequestContext>;
   /** Relations declared under `resources.<name>.population`, whose reference fields are indexed. */
   readonly relations: readonly DeclaredRelation[];
-  /** Passwordless login, resolved once; `null` when `resources.user.auth` enables no strategy. */
-  readonly auth: StoreAuth | null;
-  /** Collections never routable as resources: the store's own (auth's included when it is on). */
+  /** The plugins that are on (their option set and enabled), resolved once. */
+  readonly plugins: readonly ActivePlugin[];
+  /** Collections never routable as resources: the plugins' own. */
   readonly internalCollections: ReadonlySet<string>;
   /** The access of resources that declare none (undeclared ones included). */
   readonly defaultAccess: ResolvedAccess;
@@ -117,6 +129,7 @@ const STORE_OPTIONS = [
   'timestamps',
   'populate',
   'secret',
+  'plugins',
   'logger',
 ] as const satisfies readonly (keyof StoreConfig)[];
 
@@ -156,19 +169,19 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
   const defaultAccessConfig = config.defaultAccess ?? 'public';
   const defaultAccess = resolveAccess(defaultAccessConfig, 'defaultAccess', DEFAULT_OWNER_FIELD);
-  const declared = resolveResources(config.resources ?? {}, { timestamps, access: defaultAccessConfig });
+  const plugins = checkPlugins(config.plugins ?? []);
+  const declared = resolveResources(config.resources ?? {}, {
+    timestamps,
+    access: defaultAccessConfig,
+    plugins,
+  });
   const restrict = checkBoolean(config.restrict ?? false, 'restrict');
   const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
   const logger = checkLogger(config.logger ?? console);
-  const { secret } = config;
-  const auth = resolveStoreAuth({
-    resources: declared,
-    config: config.resources ?? {},
-    baseUrl,
-    secret,
-    logger,
-  });
-  const routed = routeUserResource(declared, auth, config.resources ?? {});
+  const resourceConfig = (config.resources ?? {}) as Record<string, Record<string, unknown>>;
+  const store = { secret: config.secret, baseUrl, bodyLimit, logger };
+  const active = setupPlugins(plugins, declared, resourceConfig, store);
+  const routed = routePluginResources(declared, active, resourceConfig);
   const { resources, internalCollections } = routed;
   const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
@@ -182,9 +195,13 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     bodyLimit,
     timestamps,
     logger,
-    auth,
+    plugins: active,
     internalCollections,
     defaultAccess,
-    ...resolveRelationOptions(config.populate, routed.configByRoute, routable),
+    ...resolveRelationOptions(
+      config.populate,
+      routed.configByRoute as Record<string, ResourceConfig>,
+      routable,
+    ),
   };
 }

@@ -74,11 +74,6 @@ describe('relationship options', () => {
       'resources.c.population.a.b',
     ],
     [
-      'a relation to an internal collection',
-      { resources: { c: { population: { 'svc-sessions': {} } } } },
-      'resources.c.population.svc-sessions',
-    ],
-    [
       'a relation to an undeclared resource under restrict',
       { restrict: true, resources: { c: { population: { e: {} } } } },
       'resources.c.population.e',

@@ -6,7 +6,6 @@ import {
 import { isValidResourceName } from '@store/query';
 import type { RequestContext } from './context';
 import { checkKeys, invalidOption, isOptionError, isPlainObject } from '@store/common';
-import { INTERNAL_COLLECTIONS } from './resources';
 
 /** Store-wide options of `$populate`, `$fill` and nested routes: `createStore({ populate })`. */
 export interface PopulateConfig {
@@ -82,7 +81,7 @@ export function checkPopulation(value: unknown, option: string): Record<string, 
   if (!isPlainObject(value)) invalidOption(option, 'expected an object keyed by related resource name');
   for (const [relation, constraint] of Object.entries(value)) {
     const path = `${option}.${relation}`;
-    if (!isValidResourceName(relation) || INTERNAL_COLLECTIONS.has(relation)) {
+    if (!isValidResourceName(relation)) {
       invalidOption(path, 'expected the name of a resource that routes can reach');
     }
     checkKeys(constraint, path, CONSTRAINT_KEYS);
@@ -126,7 +125,10 @@ export function resolveRelationOptions(
     population[resource] = checkPopulation(config.population, `${option}.population`);
     for (const relation of Object.keys(population[resource])) {
       if (!routable(relation))
-        invalidOption(`${option}.population.${relation}`, 'names an undeclared resource (restrict: true)');
+        invalidOption(
+          `${option}.population.${relation}`,
+          'names a resource no route reaches (undeclared under restrict: true, or internal)',
+        );
       relations.push({ resource, relation });
     }
   }

@@ -1,12 +1,5 @@
 import { isValidResourceName } from '@store/query';
-import {
-  type AccessConfig,
-  checkOwnerField,
-  DEFAULT_OWNER_FIELD,
-  resolveAccess,
-  USER_ACCESS,
-} from './access/rules';
-import { checkAuthConfig, type StoreAuth, USER_RESOURCE, type UserAuthConfig } from './auth/options';
+import { type AccessConfig, checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from './access/rules';
 import { compileBodySchema } from './body-schema';
 import { checkHooks, type ResourceHooks } from './hooks';
 import {
@@ -18,10 +11,15 @@ import {
   isPlainObject,
 } from '@store/common';
 import { checkPopulation, checkSingular, type PopulationConstraint } from './relation-options';
-import { INTERNAL_COLLECTIONS, type ResolvedResource } from './resources';
+import { pluginOf } from './plugins/resolve-plugins';
+import type { PluginResourceOptions, StorePlugin } from './plugins/types';
+import type { ResolvedResource } from './resources';
 
-/** Options of one resource, under `resources.<name>`. */
-export interface ResourceConfig {
+/**
+ * Options of one resource, under `resources.<name>`; plugins add theirs (`auth` with
+ * `@store/auth-magic`) through {@link PluginResourceOptions}.
+ */
+export interface ResourceConfig extends PluginResourceOptions {
   /**
    * Store `createdAt` / `updatedAt` Dates on this resource.
    * @default the global `timestamps`
@@ -58,17 +56,10 @@ export interface ResourceConfig {
    */
   population?: Record<string, PopulationConstraint>;
   /**
-   * Passwordless login, on the user resource only (`resources.user.auth.magicLink` /
-   * `.magicCode`; see docs/auth.md). With it, the user resource's collection defaults to
-   * `users`, and that collection is never routable as a resource.
-   * @default undefined (no auth routes)
-   */
-  auth?: UserAuthConfig | null;
-  /**
    * Who may do what (see docs/access.md): one rule for every operation, or
    * `{ read, create, update, delete }` (an operation left out is `"none"`). A rule is `"public"`,
    * `"authenticated"`, `"owner"`, `"none"` or a function of the request context.
-   * @default the store's `defaultAccess`; for the user resource of `auth`, `"owner"` on `_id` (no create)
+   * @default the store's `defaultAccess` (a plugin may set another: `"owner"` on `_id` for the user resource of `auth`)
    */
   access?: AccessConfig;
   /**
@@ -107,33 +98,46 @@ const RESOURCE_OPTIONS = {
   collection: checkCollectionName,
   singular: checkSingular,
   population: checkPopulation,
-  auth: checkAuthConfig,
   access: (value, option) => resolveAccess(value, option, DEFAULT_OWNER_FIELD),
   ownerField: checkOwnerField,
   hidden: checkFieldList,
   hooks: checkHooks,
   schema: compileBodySchema,
-} satisfies Record<keyof ResourceConfig, (value: unknown, option: string) => unknown>;
+} satisfies Record<
+  Exclude<keyof ResourceConfig, keyof PluginResourceOptions>,
+  (value: unknown, option: string) => unknown
+>;
+
+/** Resource options of the store's own plugins, and how to turn each on (for a clear message). */
+const PLUGIN_HINTS: Readonly<Record<string, string>> = {
+  auth: "add `plugins: [magicAuth]` (import { magicAuth } from '@store/auth-magic')",
+};
 
 /** What every resource inherits from the store's options. */
 interface ResourceDefaults {
   readonly timestamps: boolean;
   /** `defaultAccess` as configured (resolved per resource, with its `ownerField`). */
   readonly access: AccessConfig;
+  /** Plugins by the resource option they claim (`auth`). */
+  readonly plugins: ReadonlyMap<string, StorePlugin>;
 }
 
 function resolveResource(name: string, value: unknown, defaults: ResourceDefaults): ResolvedResource {
   const option = `resources.${name}`;
   if (!isValidResourceName(name))
     invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
-  const config = checkKeys(value, option, Object.keys(RESOURCE_OPTIONS)) as ResourceConfig;
+  const known = [...Object.keys(RESOURCE_OPTIONS), ...defaults.plugins.keys()];
+  for (const [key, hint] of Object.entries(PLUGIN_HINTS)) {
+    if (isPlainObject(value) && value[key] !== undefined && !defaults.plugins.has(key)) {
+      invalidOption(`${option}.${key}`, `no plugin claims this option: ${hint}`);
+    }
+  }
+  const config = checkKeys(value, option, known) as ResourceConfig;
+  const plugin = pluginOf(config as Record<string, unknown>, defaults.plugins);
   const collection = RESOURCE_OPTIONS.collection(
-    config.collection ?? (config.auth ? `${name}s` : name),
+    config.collection ?? plugin?.defaultCollection?.(name) ?? name,
     `${option}.collection`,
   );
-  if (INTERNAL_COLLECTIONS.has(collection) || INTERNAL_COLLECTIONS.has(name)) {
-    invalidOption(option, `"${collection}" is an internal collection of the store`);
-  }
   return {
     name,
     collection,
@@ -164,52 +168,4 @@ export function resolveResources(
   return new Map(
     Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, defaults)]),
   );
-}
-
-/** The resources as routed, and the collections no route reaches. */
-export interface RoutedResources {
-  readonly resources: ReadonlyMap<string, ResolvedResource>;
-  readonly internalCollections: ReadonlySet<string>;
-  /** `resources` as configured, keyed by routed name (`resources.user` under `users`), for relation options. */
-  readonly configByRoute: Readonly<Record<string, ResourceConfig>>;
-}
-
-/**
- * With auth on, the user resource is routed under its collection's name (`/users/<id>`, and
- * `users` in `$populate` / `$fill`), with `"owner"` on its own `_id` unless it declares `access`;
- * the e-mail fields sign-in relies on are managed (a write cannot change them). The store's own
- * collections, and the name `user` itself, stay unroutable.
- */
-export function routeUserResource(
-  resources: ReadonlyMap<string, ResolvedResource>,
-  auth: StoreAuth | null,
-  config: Readonly<Record<string, ResourceConfig>>,
-): RoutedResources {
-  const user = resources.get(USER_RESOURCE);
-  if (auth === null || user === undefined) {
-    return {
-      resources,
-      internalCollections: auth?.collections ?? INTERNAL_COLLECTIONS,
-      configByRoute: config,
-    };
-  }
-  const { magicLink, magicCode, userCollection } = auth.options;
-  const managed = [...new Set([magicLink?.emailField, magicCode?.emailField])].filter(
-    (field): field is string => field !== undefined,
-  );
-  const routed: ResolvedResource = {
-    ...user,
-    name: userCollection,
-    access: config[USER_RESOURCE]?.access === undefined ? USER_ACCESS : user.access,
-    managed: Object.freeze(managed),
-  };
-  const internal = new Set(auth.collections);
-  internal.delete(userCollection);
-  internal.add(USER_RESOURCE);
-  const routedResources = new Map(resources);
-  routedResources.delete(USER_RESOURCE);
-  routedResources.set(userCollection, routed);
-  const { [USER_RESOURCE]: userConfig, ...others } = config;
-  const configByRoute = { ...others, [userCollection]: userConfig as ResourceConfig };
-  return { resources: routedResources, internalCollections: internal, configByRoute };
 }

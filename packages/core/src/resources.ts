@@ -3,18 +3,6 @@ import type { ResolvedAccess } from './access/rules';
 import type { BodyValidator } from './body-schema';
 import type { ResourceHooks } from './hooks';
 
-/**
- * Collections the store keeps for itself (magic links and codes, sessions, rate limits).
- * They are never reachable through resource routes, whatever a request asks for, and no
- * resource may be declared over them.
- */
-export const INTERNAL_COLLECTIONS: ReadonlySet<string> = new Set([
-  'svc-magic-links',
-  'svc-magic-codes',
-  'svc-sessions',
-  'svc-rate-limits',
-]);
-
 /** A resource after option resolution: every field present. */
 export interface ResolvedResource {
   /** The name in the path: `/posts`. */
@@ -45,11 +33,8 @@ export interface ResourceTable {
   readonly resources: ReadonlyMap<string, ResolvedResource>;
   readonly restrict: boolean;
   readonly timestamps: boolean;
-  /**
-   * Collections never routable (names and declared resources' collections): the store's own,
-   * plus the users' when auth is configured. @default INTERNAL_COLLECTIONS
-   */
-  readonly internalCollections?: ReadonlySet<string>;
+  /** Collections never routable (as names, or as declared resources' collections): the plugins' own. */
+  readonly internalCollections: ReadonlySet<string>;
   /** The access of resources that declare none (undeclared ones included). */
   readonly defaultAccess: ResolvedAccess;
 }
@@ -60,7 +45,7 @@ export interface ResourceTable {
  * undeclared name under `restrict: true`.
  */
 export function findResource(table: ResourceTable, name: string): ResolvedResource | undefined {
-  const internal = table.internalCollections ?? INTERNAL_COLLECTIONS;
+  const internal = table.internalCollections;
   if (!isValidResourceName(name) || internal.has(name)) return undefined;
   const declared = table.resources.get(name);
   if (declared) return internal.has(declared.collection) ? undefined : declared;

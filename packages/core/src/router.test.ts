@@ -21,6 +21,7 @@ const open = {
   restrict: false,
   timestamps: false,
   defaultAccess: PUBLIC_ACCESS,
+  internalCollections: new Set(['svc-sessions', 'svc-magic-links']),
 };
 const restricted = { ...open, restrict: true };
 

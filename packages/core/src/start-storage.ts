@@ -1,14 +1,20 @@
-import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '@store/auth-magic';
+import type { StoreDb } from '@store/common';
 import type { ResolvedStoreOptions } from './options';
+import type { PluginInstance, PluginRuntime } from './plugins/types';
 import { ensureReferenceIndexes } from './reference-indexes';
 import { openStorage } from './storage';
-import type { StoreDb } from '@store/common';
+
+/** A plugin once storage is open: its resolved side and its request-time side. */
+export interface StartedPlugin {
+  readonly instance: PluginInstance;
+  readonly runtime: PluginRuntime;
+}
 
 /** Open storage, as the handler holds it. */
 export interface StartedStorage {
   readonly db: StoreDb;
-  /** What the auth flows need (the db and the resolved auth options); `null` without auth. */
-  readonly auth: AuthDeps | null;
+  /** The active plugins, started (indexes ensured), in the order of `plugins`. */
+  readonly plugins: readonly StartedPlugin[];
   close(): Promise<void>;
 }
 
@@ -38,18 +44,26 @@ async function ensureIndexes(db: StoreDb, options: ResolvedStoreOptions): Promis
   ]);
 }
 
+async function startPlugins(db: StoreDb, options: ResolvedStoreOptions): Promise<StartedPlugin[]> {
+  return Promise.all(
+    options.plugins.map(async ({ instance }) => ({ instance, runtime: await instance.start(db) })),
+  );
+}
+
 /**
- * Opens the configured storage and ensures its indexes (the auth flows' too: unique hashes, TTL on
- * `expiresAt`); closes what it opened if that fails.
+ * Opens the configured storage, ensures its indexes and starts the plugins (which ensure theirs);
+ * closes what it opened if that fails.
  */
 export async function startStorage(options: ResolvedStoreOptions): Promise<StartedStorage> {
   const storage = await openStorage(options.db);
-  const auth = options.auth === null ? null : createAuthDeps(storage.db, options.auth.options);
   try {
-    await Promise.all([ensureIndexes(storage.db, options), auth && ensureAuthIndexes(auth)]);
+    const [, plugins] = await Promise.all([
+      ensureIndexes(storage.db, options),
+      startPlugins(storage.db, options),
+    ]);
+    return { db: storage.db, plugins, close: () => storage.close() };
   } catch (error) {
     await storage.close().catch(() => undefined);
     throw error;
   }
-  return { db: storage.db, auth, close: () => storage.close() };
 }

@@ -1,8 +1,13 @@
 /**
  * `@store/test-kit` (private): the test machinery every package of the workspace shares, imported
- * by package name. `describeEngines` runs a suite on every storage engine; the MongoDB tier's
- * globalSetup is `@store/test-kit/mongo-global-setup` (vitest.shared.ts adds it).
+ * by package name. `describeEngines` runs a suite on every storage engine; `describeConformance`
+ * runs the HTTP conformance suite against an adapter's server; `startSmtpServer` is a real SMTP
+ * server on loopback. The MongoDB tier's globalSetup is `src/mongo-global-setup.ts`
+ * (`vitest.shared.ts` adds it).
  */
 
 export { describeEngines, type EngineUnderTest } from './engines';
+export { listenServed, type Serve, type Served, type ServeOptions } from './http/harness';
+export { describeConformance } from './http/suite';
 export type { MongoTier } from './mongo-global-setup';
+export { startSmtpServer, type TestSmtpServer } from './smtp';

@@ -1,4 +1,5 @@
-import { logout, sessionCookie } from '@store/auth-magic';
+import { logout } from '../../flows/session-flows';
+import { sessionCookie } from '../../session-http';
 import type { AuthRoute } from '../context';
 
 /** `POST /auth/logout`: revokes the request's session at once and clears the cookie. 204, even without one. */

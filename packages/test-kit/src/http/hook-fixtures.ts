@@ -1,5 +1,5 @@
 /** Fixtures of the hook, hidden-field and schema suites: lists and their tasks, seeded past every hook. */
-import type { ResourceConfig, StoreConfig } from '../../src/index';
+import type { ResourceConfig, StoreConfig } from '@store/core';
 import { ids, type Start } from './fixtures';
 import type { Api, Json } from './harness';
 

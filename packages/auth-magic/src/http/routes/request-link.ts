@@ -1,4 +1,4 @@
-import { requestLink } from '@store/auth-magic';
+import { requestLink } from '../../flows/request-link';
 import { readJsonBody } from '../bodies';
 import type { AuthRoute } from '../context';
 

@@ -1,3 +1,4 @@
+import { withAuth } from './auth-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { Start } from './fixtures';
 import { expectPassedOn, expectProblem } from './harness';
@@ -51,9 +52,9 @@ export function pathTests(start: Start): void {
     });
 
     it.each(['svc-magic-links', 'svc-magic-codes', 'svc-sessions', 'svc-rate-limits'])(
-      'never routes the internal collection %s',
+      'never routes the internal collection %s (sign-in on)',
       async (name) => {
-        const api = await start();
+        const api = await start(withAuth());
         await api.db.collection(name).insertOne({ _id: 'secret', token: 'hash' });
         expectPassedOn(await api.get(`/${name}`));
         expectPassedOn(await api.get(`/${name}/secret`));

@@ -1,4 +1,4 @@
-import { getSession } from '@store/auth-magic';
+import { getSession } from '../../flows/session-flows';
 import type { AuthRoute } from '../context';
 
 /**

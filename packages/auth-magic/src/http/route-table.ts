@@ -1,5 +1,5 @@
-import type { ResolvedAuthOptions } from '@store/auth-magic';
-import { storeError } from '../error-codes';
+import type { ResolvedAuthOptions } from '../resolved-options';
+import { AuthError } from '../errors';
 import type { AuthRoute } from './context';
 import { approveLinkRoute } from './routes/approve-link';
 import { headLinkRoute } from './routes/head-link';
@@ -43,11 +43,6 @@ export const AUTH_ROUTES: readonly AuthPath[] = [
 export interface AuthMatch {
   readonly route: AuthPath;
   readonly params: Readonly<Record<string, string>>;
-}
-
-/** Whether a path lies under `/auth` (checked before resource routes when auth is configured). */
-export function isAuthPath(path: string): boolean {
-  return /^\/?auth(?:\/|$)/.test(path);
 }
 
 /** The segments below `/auth/`, percent-decoded; `undefined` when the path is not under `/auth`. */
@@ -98,7 +93,7 @@ export function authRouteFor(match: AuthMatch, method: string): AuthRoute {
   if (route !== undefined) return route;
   const allow = Object.keys(methods).join(', ');
   return () => {
-    throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
+    throw new AuthError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
       headers: { allow },
     });
   };

@@ -1,4 +1,4 @@
-import { requestCode } from '@store/auth-magic';
+import { requestCode } from '../../flows/request-code';
 import { readJsonBody } from '../bodies';
 import type { AuthRoute } from '../context';
 

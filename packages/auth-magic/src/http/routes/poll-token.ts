@@ -1,4 +1,4 @@
-import { pollLinkStatus } from '@store/auth-magic';
+import { pollLinkStatus } from '../../flows/poll-link-status';
 import { sessionAnswer } from '../answers';
 import type { AuthRoute } from '../context';
 

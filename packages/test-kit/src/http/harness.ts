@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
-import type { StoreConfig, StoreDb } from '../../src/index';
+import type { StoreConfig, StoreDb } from '@store/core';
 import type { EngineUnderTest } from '@store/test-kit';
 
 /** How the suite wants the store mounted. */

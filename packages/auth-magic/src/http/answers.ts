@@ -1,10 +1,8 @@
-import {
-  type AuthSession,
-  confirmPage,
-  type LinkInspection,
-  type ResolvedStrategy,
-  sessionCookie,
-} from '@store/auth-magic';
+import { confirmPage } from '../confirm-page';
+import { type LinkInspection } from '../flows/inspect-link';
+import { type ResolvedStrategy } from '../resolved-options';
+import { sessionCookie } from '../session-http';
+import { type AuthSession } from '../sessions';
 import type { AuthResult, AuthRouteContext } from './context';
 
 /** The quality the `Accept` header gives `type` (its most specific matching range), 0 when none. */

@@ -1,7 +1,21 @@
+import { isStoreError } from '@store/common';
 import { describe, expect, it, vi } from 'vitest';
-import { optionError } from '../../test/support/option-error';
-import { resolveStoreOptions } from '../options';
-import { findResource } from '../resources';
+import { findResource, resolveStoreOptions as resolveCoreOptions } from '@store/core';
+import {
+  authOptionsOf,
+  optionErrorWithAuth as optionError,
+  resolveWithAuth as resolveStoreOptions,
+} from '../../test/support/store-options';
+
+/** The error `resolveStoreOptions` (without the plugin) throws for `config`. */
+function optionErrorOf(config: Parameters<typeof resolveCoreOptions>[0]) {
+  try {
+    resolveCoreOptions(config);
+  } catch (error) {
+    if (isStoreError(error)) return error;
+  }
+  throw new Error('expected an option error');
+}
 
 const quiet = () => ({ error: vi.fn(), warn: vi.fn(), log: vi.fn() });
 const base = { baseUrl: 'https://shop.test/api', secret: 'a-secret-of-16-chars+', logger: quiet() };
@@ -9,7 +23,7 @@ const base = { baseUrl: 'https://shop.test/api', secret: 'a-secret-of-16-chars+'
 describe('resources.user.auth', () => {
   it('resolves once at createStore: users in "users" (owner on _id), auth state never routable', () => {
     const options = resolveStoreOptions({ ...base, resources: { user: { auth: { magicCode: {} } } } });
-    expect(options.auth?.options).toMatchObject({
+    expect(authOptionsOf(options)).toMatchObject({
       userCollection: 'users',
       baseUrl: 'https://shop.test/api',
       secureCookie: true,
@@ -52,7 +66,7 @@ describe('resources.user.auth', () => {
         },
       },
     });
-    expect(options.auth?.options.userCollection).toBe('members');
+    expect(authOptionsOf(options)?.userCollection).toBe('members');
     for (const name of ['links', 'logins', 'user']) expect(findResource(options, name)).toBeUndefined();
     expect(findResource(options, 'members')).toMatchObject({ name: 'members', collection: 'members' });
     expect(findResource(options, 'users')).toMatchObject({ collection: 'users', declared: false });
@@ -60,7 +74,7 @@ describe('resources.user.auth', () => {
 
   it('leaves users routable and mounts nothing when no strategy is enabled', () => {
     const options = resolveStoreOptions({ resources: { user: { auth: { magicLink: null } } } });
-    expect(options.auth).toBeNull();
+    expect(authOptionsOf(options)).toBeNull();
     expect(findResource(options, 'users')).toBeDefined();
   });
 
@@ -72,7 +86,7 @@ describe('resources.user.auth', () => {
       logger,
       resources: { user: { auth: { magicCode: {} } } },
     });
-    expect(options.auth?.options.secret.length).toBeGreaterThanOrEqual(32);
+    expect(authOptionsOf(options)?.secret.length).toBeGreaterThanOrEqual(32);
     expect(logger.warn.mock.calls.filter(([message]) => String(message).includes('secret'))).toHaveLength(1);
   });
 
@@ -102,10 +116,31 @@ describe('resources.user.auth', () => {
     expect(error).toMatchObject({ code: 'invalid_config', option });
   });
 
+  it('asks for the plugin when resources.user.auth is configured without it', () => {
+    expect(optionErrorOf({ resources: { user: { auth: { magicCode: {} } } } })).toMatchObject({
+      code: 'invalid_config',
+      data: { option: 'resources.user.auth' },
+      message: expect.stringContaining('plugins: [magicAuth]'),
+    });
+  });
+
   it('takes auth on the user resource only', () => {
     expect(optionError({ ...base, resources: { people: { auth: { magicCode: {} } } } })).toMatchObject({
       option: 'resources.people.auth',
     });
+  });
+
+  it.each([
+    ['a resource named after an auth collection', { 'svc-sessions': {} }, 'resources.svc-sessions'],
+    ['a collection override onto one', { s: { collection: 'svc-magic-links' } }, 'resources.s'],
+    [
+      'a relation to one',
+      { c: { population: { 'svc-sessions': {} } } },
+      'resources.c.population.svc-sessions',
+    ],
+  ])('refuses %s', (_, resources, option) => {
+    const config = { ...base, resources: { ...resources, user: { auth: { magicCode: {}, magicLink: {} } } } };
+    expect(optionError(config)).toMatchObject({ code: 'invalid_config', option });
   });
 
   it('refuses another resource over the users collection', () => {

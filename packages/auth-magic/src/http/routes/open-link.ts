@@ -1,4 +1,5 @@
-import { consumeLink, inspectLink } from '@store/auth-magic';
+import { consumeLink } from '../../flows/consume-link';
+import { inspectLink } from '../../flows/inspect-link';
 import { confirmAnswer, sessionAnswer, withErrorRedirects } from '../answers';
 import type { AuthRoute } from '../context';
 import { linkOptions } from '../context';

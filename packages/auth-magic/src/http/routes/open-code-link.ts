@@ -1,4 +1,4 @@
-import { verifyCode } from '@store/auth-magic';
+import { verifyCode } from '../../flows/verify-code';
 import { sessionAnswer, withErrorRedirects } from '../answers';
 import type { AuthRoute } from '../context';
 import { codeOptions } from '../context';

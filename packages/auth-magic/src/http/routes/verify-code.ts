@@ -1,4 +1,4 @@
-import { verifyCode } from '@store/auth-magic';
+import { verifyCode } from '../../flows/verify-code';
 import { sessionAnswer } from '../answers';
 import { readJsonBody } from '../bodies';
 import type { AuthRoute } from '../context';

@@ -1,3 +1,4 @@
+import { withAuth } from './auth-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { EngineUnderTest } from '@store/test-kit';
 import { ids, type Start } from './fixtures';
@@ -124,8 +125,8 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
         400,
         'too_many_relations',
       ],
-    ])('answers %s with %i %s', async (_, path, status, code) => {
-      const api = await company(start);
+    ])('answers %s with %i %s (sign-in on)', async (_, path, status, code) => {
+      const api = await company(start, withAuth());
       expectProblem(await api.get(path), status, code);
     });
 
@@ -151,9 +152,9 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
     });
 
     it.each(['svc-sessions', 'svc-magic-links', '-x'])(
-      'passes /companies/1/%s on to the host app',
+      'passes /companies/1/%s on to the host app (sign-in on)',
       async (name) => {
-        const api = await company(start);
+        const api = await company(start, withAuth());
         expectPassedOn(await api.get(`/companies/1/${name}`));
       },
     );

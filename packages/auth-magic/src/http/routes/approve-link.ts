@@ -1,4 +1,4 @@
-import { approveLink } from '@store/auth-magic';
+import { approveLink } from '../../flows/approve-link';
 import { redirect, sessionAnswer, withErrorRedirects } from '../answers';
 import { readApprovalBody } from '../bodies';
 import type { AuthRoute } from '../context';

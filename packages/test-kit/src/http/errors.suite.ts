@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { StoreCollection, StoreDb } from '../../src/index';
+import type { StoreCollection, StoreDb } from '@store/core';
 import { type Start, startWithPeople } from './fixtures';
 import { expectProblem } from './harness';
 

@@ -3,9 +3,10 @@
  * clock, a client that never follows redirects, the mailboxes (captured in memory, or delivered
  * to a real SMTP server over an `SMTP_URL`-style URL), and snapshots of what auth stores.
  */
+import { magicAuth, type UserAuthConfig } from '@store/auth-magic';
 import { createCapturingMailer } from '@store/auth-magic/testing';
-import { startSmtpServer, type TestSmtpServer } from '../../../auth-magic/test/support/smtp';
-import type { StoreConfig, StoreDb, UserAuthConfig } from '../../src/index';
+import { startSmtpServer, type TestSmtpServer } from '../smtp';
+import type { StoreConfig, StoreDb } from '@store/core';
 import type { Start } from './fixtures';
 import type { Json, ServeOptions } from './harness';
 
@@ -126,6 +127,24 @@ function nextHour(): number {
 const quiet = { error: console.error, warn: () => undefined, log: () => undefined };
 
 /**
+ * A store config with passwordless login on (`plugins: [magicAuth]`, both strategies, mail
+ * captured): the store then keeps its internal collections (`svc-*`, `users`' secrets).
+ */
+export function withAuth(config: StoreConfig = {}): StoreConfig {
+  return {
+    baseUrl: BASE_URL,
+    secret: 'http-suite-secret-0123456789',
+    logger: quiet,
+    plugins: [magicAuth],
+    ...config,
+    resources: {
+      ...config.resources,
+      user: { auth: { magicCode: {}, magicLink: {}, mailer: capturedMailbox().mailer } },
+    },
+  };
+}
+
+/**
  * Serves a store with both strategies on `resources.user.auth` (generous send limits unless
  * `auth` sets its own), a fixed secret, `baseUrl` {@link BASE_URL} and a clock the test moves.
  */
@@ -149,6 +168,7 @@ export async function startAuth(
       baseUrl: BASE_URL,
       secret: 'http-suite-secret-0123456789',
       logger: quiet,
+      plugins: [magicAuth],
       ...options.config,
       resources: { ...options.config?.resources, user: { auth } },
     },

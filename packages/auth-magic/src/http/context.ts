@@ -1,15 +1,16 @@
-import type { AuthDeps, AuthRequest, ResolvedMagicCode, ResolvedMagicLink } from '@store/auth-magic';
-import { compileQuery } from '@store/query';
-import { storeError } from '../error-codes';
-import type { ResolvedStoreOptions } from '../options';
-import type { StoreRequest } from '../types';
+import type { PluginAnswer, PluginRequest, StoreRequest } from '@store/core';
+import type { AuthDeps } from '../deps';
+import { AuthError } from '../errors';
+import type { AuthRequest } from '../options';
+import type { ResolvedMagicCode, ResolvedMagicLink } from '../resolved-options';
 
 /** Everything an auth route reads: the request, the flows' deps, the path parameters. */
 export interface AuthRouteContext {
   readonly request: StoreRequest;
   /** The upper-case method. */
   readonly method: string;
-  readonly options: ResolvedStoreOptions;
+  /** The store's `bodyLimit` (auth routes read at most 16 KiB of it). */
+  readonly bodyLimit: number;
   /** The database and the resolved auth options, as every flow takes them. */
   readonly deps: AuthDeps;
   /** Decoded path parameters (`:token`, `:email`). */
@@ -19,14 +20,7 @@ export interface AuthRouteContext {
 }
 
 /** What an auth route answers: JSON `data`, an HTML page, or neither (204, redirects). */
-export interface AuthResult {
-  status: number;
-  data?: unknown;
-  /** A server-rendered page (the confirmation page). */
-  html?: string;
-  /** Extra headers, lower-case names. */
-  headers?: Record<string, string>;
-}
+export type AuthResult = PluginAnswer;
 
 /** One auth route. */
 export type AuthRoute = (ctx: AuthRouteContext) => Promise<AuthResult>;
@@ -36,39 +30,31 @@ function header(request: StoreRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * Builds the context of an auth request. The query string is compiled like on every route
- * (a bad parameter is a 400); its `$$` flags reach the hooks.
- */
+/** Builds the context of an auth request; its `$$` flags (compiled by core) reach the hooks. */
 export function createAuthContext(
-  request: StoreRequest,
-  options: ResolvedStoreOptions,
+  { request, method, flags }: PluginRequest,
   deps: AuthDeps,
+  bodyLimit: number,
   params: Readonly<Record<string, string>>,
 ): AuthRouteContext {
-  const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
-  const { flags } = compileQuery(rawQuery, {
-    defaultLimit: options.defaultLimit,
-    maxLimit: options.maxLimit,
-  });
   const client: AuthRequest = {
     ip: request.ip ?? null,
     userAgent: header(request, 'user-agent') ?? null,
     flags,
   };
-  return { request, method: request.method.toUpperCase(), options, deps, params, client };
+  return { request, method, bodyLimit, deps, params, client };
 }
 
 /** The enabled `magicLink` options (the route table mounts link routes only when it is). */
 export function linkOptions(ctx: AuthRouteContext): ResolvedMagicLink {
   const strategy = ctx.deps.options.magicLink;
-  if (strategy === null) throw storeError('not_found', 'Magic links are not enabled.');
+  if (strategy === null) throw new AuthError('not_found', 'Magic links are not enabled.');
   return strategy;
 }
 
 /** The enabled `magicCode` options. */
 export function codeOptions(ctx: AuthRouteContext): ResolvedMagicCode {
   const strategy = ctx.deps.options.magicCode;
-  if (strategy === null) throw storeError('not_found', 'Magic codes are not enabled.');
+  if (strategy === null) throw new AuthError('not_found', 'Magic codes are not enabled.');
   return strategy;
 }

@@ -1,4 +1,4 @@
-import type { StoreConfig } from '../../src/options';
+import type { StoreConfig } from '@store/core';
 import { type AuthApi, type AuthReply, bearer, startAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
 

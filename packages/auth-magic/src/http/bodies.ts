@@ -1,14 +1,13 @@
-import { storeError } from '../error-codes';
-import { parseJsonBody } from '../parse-body';
-import { receiveBody } from '../read-body';
 import type { Document } from '@store/common';
+import { parseJsonBody, receiveBody } from '@store/core';
+import { AuthError } from '../errors';
 import type { AuthRouteContext } from './context';
 
 /** Largest body an auth route reads: an address, a code, a flag. */
 export const AUTH_BODY_LIMIT = 16 * 1024;
 
 function limit(ctx: AuthRouteContext): number {
-  return Math.min(ctx.options.bodyLimit, AUTH_BODY_LIMIT);
+  return Math.min(ctx.bodyLimit, AUTH_BODY_LIMIT);
 }
 
 /**
@@ -39,7 +38,7 @@ export async function readApprovalBody(ctx: AuthRouteContext): Promise<void> {
   const received = await receiveBody(ctx.request, limit(ctx));
   const empty = received.kind === 'text' ? received.text.trim() === '' : received.value === undefined;
   if (type === undefined || APPROVAL_TYPES.test(type) || empty) return;
-  throw storeError(
+  throw new AuthError(
     'unsupported_media_type',
     `The approval takes an empty body or a form post; got content-type ${JSON.stringify(type)}.`,
   );

@@ -1,0 +1,109 @@
+import type { StoreDb } from '@store/common';
+import type {
+  PluginAnswer,
+  PluginInstance,
+  PluginRequest,
+  PluginRuntime,
+  RequestSession,
+  StorePlugin,
+  StoreRequest,
+} from '@store/core';
+import type { AuthDb } from '../db';
+import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
+import { AUTH_ERROR_CODES } from '../error-codes';
+import type { ResolvedAuthOptions } from '../resolved-options';
+import { sessionTokenFromHeaders } from '../session-http';
+import { findSession } from '../sessions';
+import { createAuthContext } from './context';
+import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
+import { authRouteFor, matchAuthRoute } from './route-table';
+
+declare module '@store/core' {
+  interface PluginResourceOptions {
+    /**
+     * Passwordless login, on the user resource only (`resources.user.auth.magicLink` /
+     * `.magicCode`; see docs/auth.md), with `plugins: [magicAuth]`. The user resource's
+     * collection then defaults to `users`, routed as `/users` (owner of its own `_id`).
+     * @default undefined (no auth routes)
+     */
+    auth?: UserAuthConfig | null;
+  }
+}
+
+/**
+ * The live session a resource request carries (`Authorization: Bearer` or the `store_session`
+ * cookie), for `ctx.user` / `ctx.session`; `null` without a token, or when the token is unknown,
+ * expired, revoked or its user is gone (access rules decide what anonymity may do).
+ */
+export async function findRequestSession(
+  request: StoreRequest,
+  deps: AuthDeps,
+): Promise<RequestSession | null> {
+  const token = sessionTokenFromHeaders(request.headers);
+  return token === null ? null : findSession(deps, token);
+}
+
+/** Answers a request under `/auth`, or `null` when it names no auth route (contract section 8). */
+async function answerAuth(
+  request: PluginRequest,
+  deps: AuthDeps,
+  bodyLimit: number,
+): Promise<PluginAnswer | null> {
+  const match = matchAuthRoute(request.request.path, deps.options);
+  if (match === undefined) return null;
+  const route = authRouteFor(match, request.method);
+  return route(createAuthContext(request, deps, bodyLimit, match.params));
+}
+
+function runtime(deps: AuthDeps, bodyLimit: number): PluginRuntime {
+  return {
+    answer: (request) => answerAuth(request, deps, bodyLimit),
+    findSession: (request) => findRequestSession(request, deps),
+  };
+}
+
+/** The plugin as resolved for one store: a `PluginInstance` that also shows its resolved options. */
+export interface MagicAuthInstance extends PluginInstance {
+  readonly options: ResolvedAuthOptions;
+}
+
+function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthInstance {
+  const managedFields = [...new Set([options.magicLink?.emailField, options.magicCode?.emailField])];
+  return {
+    options,
+    collections: authCollections(options),
+    resource: {
+      routeAs: options.userCollection,
+      defaultAccess: {
+        rule: { read: 'owner', update: 'owner', delete: 'owner', create: 'none' },
+        ownerField: '_id',
+      },
+      managedFields: managedFields.filter((field): field is string => field !== undefined),
+    },
+    routePrefix: '/auth',
+    // Every answer, errors included: they carry sessions, or reveal whether a secret is live.
+    answerHeaders: { 'cache-control': 'no-store' },
+    async start(db: StoreDb) {
+      const deps = createAuthDeps(db as unknown as AuthDb, options);
+      await ensureAuthIndexes(deps);
+      return runtime(deps, bodyLimit);
+    },
+  };
+}
+
+/**
+ * The passwordless sign-in plugin: `createStore({ plugins: [magicAuth], resources: { user: {
+ * auth: { magicCode: {}, magicLink: {} } } } })` mounts the routes of contract section 8 under
+ * `/auth`, keeps users, secrets, sessions and send limits in collections no resource route
+ * reaches, and gives every request its session.
+ */
+export const magicAuth: StorePlugin = {
+  name: '@store/auth-magic',
+  resourceOption: 'auth',
+  defaultCollection: (resourceName) => `${resourceName}s`,
+  errorCodes: AUTH_ERROR_CODES,
+  setup(input) {
+    const options = resolveUserAuth(input);
+    return options === null ? null : instance(options, input.store.bodyLimit);
+  },
+};

@@ -1,0 +1,27 @@
+/** The store's option resolution with `@store/auth-magic` plugged in, for tests of `resources.user.auth`. */
+import { isStoreError } from '@store/common';
+import { type ResolvedStoreOptions, resolveStoreOptions, type StoreConfig } from '@store/core';
+import type { ResolvedAuthOptions } from '../../src/resolved-options';
+import { type MagicAuthInstance, magicAuth } from '../../src/http/plugin';
+
+/** `resolveStoreOptions(config)` with `plugins: [magicAuth]`. */
+export function resolveWithAuth(config: StoreConfig): ResolvedStoreOptions {
+  return resolveStoreOptions({ plugins: [magicAuth], ...config });
+}
+
+/** The resolved auth options of a store, or `null` when the plugin stayed off. */
+export function authOptionsOf(options: ResolvedStoreOptions): ResolvedAuthOptions | null {
+  const active = options.plugins.find(({ plugin }) => plugin === magicAuth);
+  return active === undefined ? null : (active.instance as MagicAuthInstance).options;
+}
+
+/** The configuration error `config` is refused with (its code, the option it names, its message). */
+export function optionErrorWithAuth(config: unknown): { code: string; option: unknown; message: string } {
+  try {
+    resolveWithAuth(config as StoreConfig);
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    return { code: error.code, option: error.data?.option, message: error.message };
+  }
+  throw new Error('expected resolveStoreOptions to throw');
+}

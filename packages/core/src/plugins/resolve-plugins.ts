@@ -1,0 +1,126 @@
+import { invalidOption, isPlainObject } from '@store/common';
+import { resolveAccess } from '../access/rules';
+import type { ResolvedResource } from '../resources';
+import type { PluginInstance, PluginSetupInput, StorePlugin } from './types';
+
+/** A plugin that is on, for one resource of one store. */
+export interface ActivePlugin {
+  readonly plugin: StorePlugin;
+  /** The resource carrying the claimed option, as configured (`user`). */
+  readonly resourceName: string;
+  readonly instance: PluginInstance;
+}
+
+/** Checks `plugins`: an array of plugin objects, each claiming a different resource option. */
+export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {
+  if (!Array.isArray(value)) invalidOption('plugins', 'expected an array of plugins such as [magicAuth]');
+  const claimed = new Map<string, StorePlugin>();
+  for (const [i, plugin] of value.entries()) {
+    const p = plugin as Partial<StorePlugin> | null;
+    if (!isPlainObject(p) || typeof p.resourceOption !== 'string' || typeof p.setup !== 'function') {
+      invalidOption(`plugins[${i}]`, 'expected a store plugin (an object with resourceOption and setup)');
+    }
+    if (claimed.has(p.resourceOption)) {
+      invalidOption(`plugins[${i}]`, `two plugins claim the resource option "${p.resourceOption}"`);
+    }
+    claimed.set(p.resourceOption, p as StorePlugin);
+  }
+  return claimed;
+}
+
+/** The plugin claiming an option that `config` (one resource's options) sets, if any. */
+export function pluginOf(
+  config: Readonly<Record<string, unknown>>,
+  claimed: ReadonlyMap<string, StorePlugin>,
+): StorePlugin | undefined {
+  for (const [option, plugin] of claimed) if (config[option] !== undefined) return plugin;
+  return undefined;
+}
+
+/**
+ * Resolves every claimed resource option through its plugin (`setup`), once, at `createStore`.
+ * A plugin's collections may hold no other resource.
+ */
+export function setupPlugins(
+  claimed: ReadonlyMap<string, StorePlugin>,
+  resources: ReadonlyMap<string, ResolvedResource>,
+  config: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+  store: PluginSetupInput['store'],
+): readonly ActivePlugin[] {
+  const active: ActivePlugin[] = [];
+  for (const [resourceName, resourceConfig] of Object.entries(config)) {
+    for (const [option, plugin] of claimed) {
+      const value = resourceConfig[option];
+      const resource = resources.get(resourceName);
+      if (value === undefined || resource === undefined) continue;
+      const fullName = `resources.${resourceName}.${option}`;
+      const instance = plugin.setup({
+        option: fullName,
+        resourceName,
+        collection: resource.collection,
+        value,
+        store,
+      });
+      if (instance !== null) active.push({ plugin, resourceName, instance });
+    }
+  }
+  for (const { resourceName, instance } of active) {
+    for (const resource of resources.values()) {
+      if (resource.name !== resourceName && instance.collections.includes(resource.collection)) {
+        invalidOption(
+          `resources.${resource.name}`,
+          `"${resource.collection}" is an internal collection of the store`,
+        );
+      }
+    }
+  }
+  return active;
+}
+
+/** The resources as routed, and the collections no route reaches. */
+export interface RoutedResources {
+  readonly resources: ReadonlyMap<string, ResolvedResource>;
+  readonly internalCollections: ReadonlySet<string>;
+  /** `resources` as configured, keyed by routed name (`resources.user` under `users`), for relation options. */
+  readonly configByRoute: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Applies what active plugins ask of the resource carrying their option: routed under another
+ * name (`user` -> `/users`), a default access rule, fields only the plugin writes. The plugins'
+ * collections, and the old name, stay unroutable.
+ */
+export function routePluginResources(
+  resources: ReadonlyMap<string, ResolvedResource>,
+  active: readonly ActivePlugin[],
+  config: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+): RoutedResources {
+  const routed = new Map(resources);
+  const internal = new Set<string>();
+  const configByRoute: Record<string, unknown> = { ...config };
+  for (const { resourceName, instance } of active) {
+    for (const name of instance.collections) internal.add(name);
+    const resource = routed.get(resourceName);
+    const route = instance.resource;
+    if (resource === undefined || route === undefined) continue;
+    const name = route.routeAs ?? resourceName;
+    const declaredAccess = config[resourceName]?.access !== undefined;
+    const access =
+      route.defaultAccess === undefined || declaredAccess
+        ? resource.access
+        : resolveAccess(
+            route.defaultAccess.rule,
+            `resources.${resourceName}.access`,
+            route.defaultAccess.ownerField,
+          );
+    routed.delete(resourceName);
+    routed.set(name, { ...resource, name, access, managed: Object.freeze([...(route.managedFields ?? [])]) });
+    internal.delete(resource.collection);
+    if (name !== resourceName) {
+      internal.add(resourceName);
+      configByRoute[name] = config[resourceName];
+      delete configByRoute[resourceName];
+    }
+  }
+  return { resources: routed, internalCollections: internal, configByRoute };
+}

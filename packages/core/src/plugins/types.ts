@@ -1,0 +1,120 @@
+/**
+ * The plugin interface (types only): how a package such as `@store/auth-magic` adds routes,
+ * collections and sessions to a store without core importing it. A plugin claims one resource
+ * option (`resources.<name>.<option>`), is resolved with the store's options at `createStore`,
+ * and started once storage is open.
+ */
+import type { Document, ErrorCodeTable, StoreDb } from '@store/common';
+import type { CompiledQuery } from '@store/query';
+import type { AccessConfig } from '../access/rules';
+import type { StoreLogger, StoreRequest } from '../types';
+
+/** The live session a request carries (`Authorization: Bearer` or a cookie), as a plugin finds it. */
+export interface RequestSession {
+  /** The signed-in user's document. */
+  readonly user: Document;
+  readonly expiresAt: Date;
+}
+
+/** What a plugin learns, at `createStore`, about the option it claims and the store. */
+export interface PluginSetupInput {
+  /** The option's full name, for errors: `resources.user.auth`. */
+  readonly option: string;
+  /** The name of the resource carrying it (`user`). */
+  readonly resourceName: string;
+  /** The collection of that resource (its own `collection`, or the default the plugin gave). */
+  readonly collection: string;
+  /** The option's value as configured (unchecked: the plugin checks it, throwing `OptionError`). */
+  readonly value: unknown;
+  /** The store-wide options a plugin may need. */
+  readonly store: {
+    /** `secret` as configured (unchecked). */
+    readonly secret: unknown;
+    readonly baseUrl: string | undefined;
+    readonly bodyLimit: number;
+    readonly logger: StoreLogger;
+  };
+}
+
+/** How the resource carrying the option is routed once the plugin is on. */
+export interface PluginResourceRoute {
+  /** Route it under this name instead (`user` -> `/users`); its old name becomes unroutable. */
+  readonly routeAs?: string;
+  /** Its access rule when the application declares none, with the field `"owner"` compares. */
+  readonly defaultAccess?: { readonly rule: AccessConfig; readonly ownerField: string };
+  /** Fields only the plugin writes: a write through the REST routes that changes one is a 403. */
+  readonly managedFields?: readonly string[];
+}
+
+/** One request to a plugin route, with what core already read from it. */
+export interface PluginRequest {
+  readonly request: StoreRequest;
+  /** The upper-case method. */
+  readonly method: string;
+  /** The `$$name=value` flags of the query string (compiled as on every route: a bad one is a 400). */
+  readonly flags: CompiledQuery['flags'];
+}
+
+/** What a plugin route answers, before core serializes it. */
+export interface PluginAnswer {
+  status: number;
+  /** A JSON body. */
+  data?: unknown;
+  /** A server-rendered HTML page, sent as `text/html`. */
+  html?: string;
+  /** Extra headers, lower-case names. */
+  headers?: Record<string, string>;
+}
+
+/** A plugin at request time, once storage is open. */
+export interface PluginRuntime {
+  /**
+   * Answers a request whose path lies under the plugin's `routePrefix`, or `null` when no route
+   * of the plugin matches (the path is then not the store's). Errors it throws are rendered by
+   * core as problem JSON.
+   */
+  answer(request: PluginRequest): Promise<PluginAnswer | null>;
+  /** The session a resource request carries, or `null` (for `ctx.user` and the access rules). */
+  findSession?(request: StoreRequest): Promise<RequestSession | null>;
+}
+
+/** A plugin, resolved for one store. */
+export interface PluginInstance {
+  /** Collections the plugin keeps to itself: never routable, and no other resource may use one. */
+  readonly collections: readonly string[];
+  readonly resource?: PluginResourceRoute;
+  /** The path its routes live under (`/auth`); checked before resource routes. */
+  readonly routePrefix: string;
+  /** Headers every answer under `routePrefix` carries, errors included (`cache-control: no-store`). */
+  readonly answerHeaders?: Readonly<Record<string, string>>;
+  /** Ensures its indexes on the store's database and returns its request-time side. */
+  start(db: StoreDb): Promise<PluginRuntime>;
+}
+
+/**
+ * A store plugin: `createStore({ plugins: [magicAuth], resources: { user: { auth: {...} } } })`.
+ * See docs/architecture.md ("where do I add a sign-in strategy").
+ */
+export interface StorePlugin {
+  /** The package, for messages: `@store/auth-magic`. */
+  readonly name: string;
+  /** The resource option it claims: `auth` claims `resources.<name>.auth`. */
+  readonly resourceOption: string;
+  /** The collection of the resource carrying the option when it declares none (`user` -> `users`). */
+  defaultCollection?(resourceName: string): string;
+  /** The codes of the errors its routes answer with (for documentation). */
+  readonly errorCodes: ErrorCodeTable;
+  /**
+   * Resolves the claimed option once, at `createStore` (throwing `OptionError` naming a bad
+   * value); `null` leaves the plugin off.
+   */
+  setup(input: PluginSetupInput): PluginInstance | null;
+}
+
+/**
+ * Options plugins add to `resources.<name>`: a plugin package augments this interface
+ * (`declare module '@store/core' { interface PluginResourceOptions { auth?: ... } }`), so the
+ * claimed option is typed where the plugin is installed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by plugin packages
+export interface PluginResourceOptions {}
