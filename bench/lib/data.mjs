@@ -2,7 +2,7 @@
 // a seeded PRNG (mulberry32), so a run can be repeated exactly.
 
 /** A seeded PRNG giving floats in [0, 1). */
-export function mulberry32(seed) {
+function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -14,7 +14,7 @@ export function mulberry32(seed) {
 }
 
 /** Tag words: none is a substring of another, so json-server's `tags_like=red|blue` is exact. */
-export const TAGS = ['red', 'blue', 'green', 'amber', 'violet', 'black', 'white', 'grey'];
+const TAGS = ['red', 'blue', 'green', 'amber', 'violet', 'black', 'white', 'grey'];
 const CITIES = ['Lyon', 'Oslo', 'Kyoto', 'Lima', 'Perth', 'Quito', 'Riga', 'Accra'];
 
 const int = (rand, n) => Math.floor(rand() * n);
@@ -41,13 +41,13 @@ function item(rand, i) {
 }
 
 /** `count` items `{ _id, name, n (0..999), tags (1-3 of TAGS), price, active }`. */
-export function items(count, seed = 1) {
+function items(count, seed = 1) {
   const rand = mulberry32(seed);
   return Array.from({ length: count }, (_, i) => item(rand, i));
 }
 
 /** 1,000 companies and 10,000 employees, each employee with a `company_id`. */
-export function companies(seed = 2) {
+function companies(seed = 2) {
   const rand = mulberry32(seed);
   const companyList = Array.from({ length: 1000 }, (_, i) => ({
     _id: hexId(rand),

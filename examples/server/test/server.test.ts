@@ -4,19 +4,28 @@ import { describeExampleSmoke } from '../../test-support/describe-example';
 
 const serverFile = fileURLToPath(new URL('../src/server.js', import.meta.url));
 
-type Json = any;
+/** A document as the example's API answers it: an `_id` and whatever fields it holds. */
+interface Doc {
+  _id: string;
+  [field: string]: unknown;
+}
 
 /** A signed-in user of the example: their document, and requests sent with their session. */
 interface Client {
-  user: Json;
-  send(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }>;
+  user: Doc;
+  send(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   /** POSTs `body` to `path`, expects 201 and gives the created document. */
-  create(path: string, body: unknown): Promise<Json>;
+  create(path: string, body: unknown): Promise<Doc>;
 }
 
 describeExampleSmoke('example server', serverFile, (running) => {
   /** One request, with `token`'s session when given; answers `{ status, json }` (`json` undefined when empty). */
-  async function send(token: string | null, method: string, path: string, body?: unknown) {
+  async function send(
+    token: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: unknown }> {
     const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     const reply = await fetch(`${running.base}${path}`, {
@@ -35,14 +44,14 @@ describeExampleSmoke('example server', serverFile, (running) => {
     const [, code] = await running.example.waitFor(printed);
     const verified = await send(null, 'POST', '/auth/magic-code/verify', { email, code });
     expect(verified.status).toBe(200);
-    const token: string = verified.json.token;
+    const { token, user } = verified.json as { token: string; user: Doc };
     return {
-      user: verified.json.user,
+      user,
       send: (method, path, body) => send(token, method, path, body),
       async create(path, body) {
         const reply = await send(token, 'POST', path, body);
         expect(reply.status, JSON.stringify(reply.json)).toBe(201);
-        return reply.json;
+        return reply.json as Doc;
       },
     };
   }
@@ -96,10 +105,10 @@ describeExampleSmoke('example server', serverFile, (running) => {
   describe('notes and their comments, "owner" (contract 7), as two new users try them', () => {
     let ann: Client;
     let ben: Client;
-    let annNotes: Json[];
-    let benNote: Json;
-    let annComment: Json;
-    let benComment: Json;
+    let annNotes: [Doc, Doc];
+    let benNote: Doc;
+    let annComment: Doc;
+    let benComment: Doc;
 
     beforeAll(async () => {
       ann = await signIn('ann@example.com');
@@ -114,7 +123,7 @@ describeExampleSmoke('example server', serverFile, (running) => {
       benComment = await ben.create('/comments', { note_id: annNotes[0]._id, text: 'on yours' });
     });
 
-    const ids = (docs: Json[]) => docs.map((doc) => doc._id);
+    const ids = (docs: unknown) => (docs as Doc[]).map((doc) => doc._id);
 
     it('sets user_id from the session on create, and refuses one naming someone else (403)', async () => {
       expect(annNotes[0]).toEqual({ _id: expect.any(String), title: 'Ann 1', user_id: ann.user._id });
@@ -136,7 +145,7 @@ describeExampleSmoke('example server', serverFile, (running) => {
 
     it("populates, fills and nests only the caller's own documents", async () => {
       const populated = (await ann.send('GET', '/notes?$populate=comments')).json;
-      expect(populated.map((note: Json) => [note.title, note.comments])).toEqual([
+      expect((populated as Doc[]).map((note) => [note.title, note.comments])).toEqual([
         ['Ann 1', [annComment]],
         ['Ann 2', []],
       ]);

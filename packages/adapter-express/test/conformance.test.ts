@@ -1,6 +1,6 @@
+import { describeConformance } from '@store/test-kit';
 import express from 'express';
 import express4 from 'express4';
-import { describeConformance } from '@store/test-kit';
 import { serveWith } from './serve';
 
 describeConformance('Express 5', serveWith(express));

@@ -1,5 +1,5 @@
-import type express from 'express';
 import { listenServed, type Serve } from '@store/test-kit';
+import type express from 'express';
 import { createStore } from '../src/index';
 
 /** A conformance-suite server on Express (`express` or the `express4` alias). */

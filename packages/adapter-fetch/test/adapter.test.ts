@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { createEmbeddedDb } from '@store/embedded';
+import { describe, expect, it } from 'vitest';
 import { createStore, type FetchStoreOptions } from '../src/index';
 
 async function storeWith(options?: FetchStoreOptions & { fallthrough?: false }) {

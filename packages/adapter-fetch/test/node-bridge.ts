@@ -6,9 +6,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
-/** A fetch handler that may pass a request on (`null`). */
-type FetchHandler = (request: Request) => Promise<Response | null>;
-
 const WITHOUT_BODY = new Set(['GET', 'HEAD']);
 
 /** The request as a fetch `Request`; `buffered` reads the body whole first, as some hosts do. */

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { createEmbeddedDb } from '@store/embedded';
 import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmbeddedDb } from '@store/embedded';
 import { createStore } from '../src/index';
 
 const servers: Array<() => Promise<void>> = [];

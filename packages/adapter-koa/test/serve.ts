@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
+import { listenServed, type Serve } from '@store/test-kit';
 import Koa from 'koa';
 import mount from 'koa-mount';
-import { listenServed, type Serve } from '@store/test-kit';
 import { createStore, type StoreMiddleware } from '../src/index';
 
 /**

@@ -28,7 +28,9 @@ export class OptionError extends StoreError {
 export function isOptionError(error: unknown): error is OptionError {
   return (
     error instanceof OptionError ||
-    (isStoreError(error) && error.code === 'invalid_config' && typeof (error as OptionError).option === 'string')
+    (isStoreError(error) &&
+      error.code === 'invalid_config' &&
+      typeof (error as OptionError).option === 'string')
   );
 }
 

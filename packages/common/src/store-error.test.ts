@@ -36,7 +36,9 @@ describe('StoreError', () => {
     const copy = new Copy('x');
     copy[Symbol.for('@store/common.StoreError')] = true;
     expect(isStoreError(copy)).toBe(true);
-    expect(isStoreError(Object.assign(new Error('x'), { name: 'StoreError', status: 400, code: 'x' }))).toBe(false);
+    expect(isStoreError(Object.assign(new Error('x'), { name: 'StoreError', status: 400, code: 'x' }))).toBe(
+      false,
+    );
     class QueryError extends StoreError {}
     expect(isStoreError(new QueryError(400, 'invalid_query', 'x'))).toBe(true);
   });
@@ -72,7 +74,11 @@ describe('defineErrorCodes', () => {
 
   it('makes errors with the status of their code', () => {
     const fail = errorFactory(COMMON_ERROR_CODES);
-    expect(fail('not_found', 'No post 7.')).toMatchObject({ status: 404, code: 'not_found', detail: 'No post 7.' });
+    expect(fail('not_found', 'No post 7.')).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      detail: 'No post 7.',
+    });
   });
 });
 

@@ -3,9 +3,10 @@
  * MongoDB's checks around it: known operators only, no two operators on one path, `_id`
  * immutable, `$setOnInsert` applied only when an upsert inserts.
  */
+
+import type { Document } from '@store/common';
 import { ObjectId } from 'bson';
 import { update as mingoUpdate } from 'mingo';
-import type { Document } from '@store/common';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { cloneValue, idKey, isPlainObject, setOwn, toStored } from './values';

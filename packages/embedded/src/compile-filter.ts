@@ -4,12 +4,13 @@
  * scripts disabled, and the one `$nearSphere` (if any) located so results can be sorted by
  * distance.
  */
+
+import type { Document } from '@store/common';
 import { Context } from 'mingo';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
-import type { Document } from '@store/common';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { fastFilter } from './fast-filter';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';

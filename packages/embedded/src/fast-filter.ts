@@ -6,9 +6,10 @@
  * message; for a `$populate` children query with a hundred ids that was most of the compile.
  * Any other shape returns undefined, and mingo compiles the filter as before.
  */
+
+import type { Document } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
-import type { Document } from '@store/common';
 import { type InLookup, inLookup, inMatches } from './in-operator';
 import { isPlainObject } from './values';
 

@@ -5,9 +5,10 @@
  * value, or each element of an array; `null` when missing or null), so the documents filed
  * under the keys of an `$in` list are exactly the ones whose field can match it.
  */
+
+import type { Document } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
-import type { Document } from '@store/common';
 import { idKey, isObjectId } from './values';
 
 const NULL_KEY = idKey(null);

@@ -3,19 +3,20 @@
  * operators. Shapes are tested with turf (planar edges; MongoDB uses geodesic ones, which only
  * differs for very large shapes); distances are great-circle metres on MongoDB's earth radius.
  */
+
+import type { Document } from '@store/common';
 import { booleanIntersects } from '@turf/boolean-intersects';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { booleanWithin } from '@turf/boolean-within';
 import { distance } from '@turf/distance';
 import { pointToLineDistance } from '@turf/point-to-line-distance';
-import type { Document } from '@store/common';
 import { EmbeddedDbError } from './errors';
 import { geometriesAt, queryGeometry, simpleParts } from './geo-shapes';
 import type { Geometry, Point, Position } from './geo-types';
 import { isPlainObject } from './values';
 
 /** MongoDB's radius of the earth for spherical queries, in metres. */
-export const EARTH_RADIUS_M = 6_378_100;
+const EARTH_RADIUS_M = 6_378_100;
 
 const AREA_TYPES = ['Polygon', 'MultiPolygon'] as const;
 const ANY_TYPES = [

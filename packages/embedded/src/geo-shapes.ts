@@ -41,7 +41,7 @@ const COORDINATES: Record<string, (coordinates: unknown) => boolean> = {
 };
 
 /** True for a valid GeoJSON geometry (GeometryCollection included). */
-export function isGeometry(value: unknown): value is Geometry {
+function isGeometry(value: unknown): value is Geometry {
   if (!isPlainObject(value) || typeof value.type !== 'string') return false;
   if (value.type === 'GeometryCollection')
     return Array.isArray(value.geometries) && value.geometries.every(isGeometry);

@@ -9,11 +9,11 @@
  * other BSON types, stateful `g`/`y` patterns, invalid Dates, a non-array) go to mingo's.
  */
 
+import type { Document } from '@store/common';
 import type { ObjectId } from 'bson';
 import * as queryOperators from 'mingo/operators/query';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
-import type { Document } from '@store/common';
 import { isObjectId } from './values';
 
 /** A mingo query operator, options included (they are passed through to mingo's fallback). */

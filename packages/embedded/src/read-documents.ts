@@ -2,8 +2,9 @@
  * Sort, skip, limit and projection for `find` on the embedded engine: mingo's cursor only for
  * what needs it (a projection, or a sort {@link sortSimply} leaves to mingo).
  */
-import { find as mingoFind } from 'mingo';
+
 import type { Document, FindOptions } from '@store/common';
+import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { distanceToField } from './geo-operators';

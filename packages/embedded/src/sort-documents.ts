@@ -6,9 +6,10 @@
  * stable sort by all keys in turn, which this does in one pass. Any other key (missing values,
  * NaN, mixed types, arrays, dates, ObjectIds) is left to mingo.
  */
+
+import type { Document } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
-import type { Document } from '@store/common';
 
 type Column = string[] | number[];
 

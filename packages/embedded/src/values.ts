@@ -4,8 +4,9 @@
  * null, Buffers become Binary) and deep-copied both ways, so no caller can reach stored
  * state. Plus the canonical `_id` key that keeps `"1"`, `1` and ObjectIds apart.
  */
-import { BSON, EJSON, ObjectId } from 'bson';
+
 import type { Document } from '@store/common';
+import { BSON, EJSON, ObjectId } from 'bson';
 import { asBadValue } from './errors';
 
 /** True for a plain data object (not an array, Date, ObjectId or other BSON value). */

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmbeddedDb, EmbeddedDbError } from '@store/embedded';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 describe('createEmbeddedDb: TTL indexes', () => {
   afterEach(() => {

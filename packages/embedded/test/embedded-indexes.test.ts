@@ -3,15 +3,16 @@
  * true through every kind of write (an indexed collection answers exactly like an unindexed
  * copy receiving the same writes).
  */
+
+import type { Document, StoreCollection } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { candidateKeys } from '../src/id-lookup';
 import { createEmbeddedDb } from '../src/index';
 import { CollectionIndexes } from '../src/indexes';
 import { idKey } from '../src/values';
-import type { Document, StoreCollection } from '@store/common';
-import { picker, prng } from './support/seeded-random';
 import { ids } from './fixtures';
+import { picker, prng } from './support/seeded-random';
 
 const OID = new ObjectId('0123456789abcdef01234567');
 const VALUES: readonly unknown[] = [1, 2, '1', '2', OID, OID.toHexString(), null, true];

@@ -1,8 +1,8 @@
+import type { StoreCollection } from '@store/common';
 import { compileQuery } from '@store/query';
+import { describeEngines } from '@store/test-kit';
 import { ObjectId } from 'bson';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StoreCollection } from '@store/common';
-import { describeEngines } from '@store/test-kit';
 import { ids, PEOPLE, REF, seedPeople } from './fixtures';
 
 describeEngines('find and count', (engine) => {

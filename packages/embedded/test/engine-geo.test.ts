@@ -1,7 +1,7 @@
-import { compileQuery } from '@store/query';
-import { beforeAll, expect, it } from 'vitest';
 import type { StoreCollection } from '@store/common';
+import { compileQuery } from '@store/query';
 import { describeEngines } from '@store/test-kit';
+import { beforeAll, expect, it } from 'vitest';
 import { ids } from './fixtures';
 
 const point = (lng: number, lat: number) => ({ type: 'Point', coordinates: [lng, lat] });

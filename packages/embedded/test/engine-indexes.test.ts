@@ -3,10 +3,11 @@
  * ObjectIds compared as MongoDB compares them, with and without a single-field index (the
  * embedded engine answers from its index when the filter pins an indexed field).
  */
-import { ObjectId } from 'bson';
-import { beforeAll, expect, it } from 'vitest';
+
 import type { Document, StoreCollection } from '@store/common';
 import { describeEngines } from '@store/test-kit';
+import { ObjectId } from 'bson';
+import { beforeAll, expect, it } from 'vitest';
 import { ids } from './fixtures';
 
 const HEX = '0123456789abcdef01234567';

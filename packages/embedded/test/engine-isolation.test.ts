@@ -1,7 +1,7 @@
-import { ObjectId } from 'bson';
-import { beforeEach, expect, it } from 'vitest';
 import type { Document, StoreCollection } from '@store/common';
 import { describeEngines } from '@store/test-kit';
+import { ObjectId } from 'bson';
+import { beforeEach, expect, it } from 'vitest';
 import { ids } from './fixtures';
 
 describeEngines('ids, copies and concurrency', (engine) => {

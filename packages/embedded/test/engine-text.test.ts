@@ -1,6 +1,6 @@
-import { beforeAll, expect, it } from 'vitest';
 import type { StoreCollection } from '@store/common';
 import { describeEngines } from '@store/test-kit';
+import { beforeAll, expect, it } from 'vitest';
 import { ids } from './fixtures';
 
 /** Words chosen so MongoDB's stemming and stop words change nothing. */

@@ -1,7 +1,7 @@
-import { ObjectId } from 'bson';
-import { beforeEach, describe, expect, it } from 'vitest';
 import type { Document, StoreCollection } from '@store/common';
 import { describeEngines } from '@store/test-kit';
+import { ObjectId } from 'bson';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ids, seedPeople } from './fixtures';
 
 const after = { returnDocument: 'after' } as const;

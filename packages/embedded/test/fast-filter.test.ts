@@ -3,12 +3,13 @@
  * exactly as mingo's `Query` did, on generated filters and documents; other shapes are left
  * to mingo.
  */
+
+import type { Document } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../src/compile-filter';
 import { fastFilter } from '../src/fast-filter';
 import { CollectionIndexes } from '../src/indexes';
-import type { Document } from '@store/common';
 import { picker, prng } from './support/seeded-random';
 import { stockTest } from './support/stock-mingo';
 

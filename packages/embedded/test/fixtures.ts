@@ -1,6 +1,7 @@
 /** Documents the engine conformance tests share: every value kind a stored document can hold. */
-import { ObjectId } from 'bson';
+
 import type { Document, StoreCollection, StoreDb } from '@store/common';
+import { ObjectId } from 'bson';
 
 /** A fixed ObjectId some documents reference. */
 export const REF = new ObjectId('0123456789abcdef01234567');

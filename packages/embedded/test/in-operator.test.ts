@@ -3,12 +3,13 @@
  * mingo's own operators, which they replace: the same answer for every document, on
  * generated documents and operands mixing every value kind the two compare differently.
  */
+
+import type { Document } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compileFilter } from '../src/compile-filter';
 import { inLookup } from '../src/in-operator';
 import { CollectionIndexes } from '../src/indexes';
-import type { Document } from '@store/common';
 import { picker, prng } from './support/seeded-random';
 import { stockTest } from './support/stock-mingo';
 

@@ -1,7 +1,7 @@
-import { ObjectId } from 'bson';
-import { beforeEach, expect, it } from 'vitest';
 import type { Document, StoreCollection } from '@store/common';
 import { describeEngines } from '@store/test-kit';
+import { ObjectId } from 'bson';
+import { beforeEach, expect, it } from 'vitest';
 
 /** A document whose fields cannot hold a sub-field (`tags` can, but only by numeric index). */
 const STORED: Document = {

@@ -3,11 +3,12 @@
  * holding only strings or only numbers): the same documents, in the same order, as the
  * cursor gave, and still fresh copies.
  */
+
+import type { Document } from '@store/common';
 import { ObjectId } from 'bson';
 import { find as mingoFind } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { readDocuments } from '../src/read-documents';
-import type { Document } from '@store/common';
 import { picker, prng } from './support/seeded-random';
 
 const DOCS: Document[] = Array.from({ length: 7 }, (_, i) => ({ _id: `d${i}`, n: i % 3, nested: { i } }));

@@ -6,8 +6,9 @@
  * reference-field indexes the store ensures for a declared relation.
  * Run: pnpm vitest bench --project populate --run
  */
-import { bench, describe } from 'vitest';
+
 import { createEmbeddedDb } from '@store/embedded';
+import { bench, describe } from 'vitest';
 import { attachRelations, type PopulateDb } from '../src/index';
 
 const PARENTS = 1000;

@@ -5,7 +5,7 @@ import { idKey } from './ids';
  * The fields of a document holding the ids of a join: `one` (`_id`, `company_id`) and, for
  * references, `many` (`company_ids`). Either may hold one id or an array: MongoDB matches both.
  */
-export interface IdFields {
+interface IdFields {
   readonly one: string;
   readonly many?: string;
 }

@@ -1,5 +1,5 @@
-import type { PopulateDocument } from './db';
 import { invalidOption } from '@store/common';
+import type { PopulateDocument } from './db';
 import type { SingularOverrides } from './naming';
 import { compileSort, type SortOrder } from './sort';
 

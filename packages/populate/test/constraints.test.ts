@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
 import type { StoreDb } from '@store/common';
+import { expect, it } from 'vitest';
 import {
   attachRelations,
   type PopulateDocument,

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { OptionError } from '@store/common';
+import { describe, expect, it } from 'vitest';
 import { type PopulateOptions, resolvePopulateOptions } from '../src/index';
 
 describe('resolvePopulateOptions', () => {

@@ -411,7 +411,9 @@ describe('compileQuery', () => {
       }
       expect(isQueryError(new CopiedQueryError('invalid_query'))).toBe(true);
       expect(isQueryError(new CopiedQueryError('nope'))).toBe(false);
-      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(false);
+      expect(isQueryError({ name: 'QueryError', status: 400, code: 'invalid_query', message: 'x' })).toBe(
+        false,
+      );
       expect(isQueryError(new Error('x'))).toBe(false);
       expect(isQueryError(null)).toBe(false);
     });

@@ -15,7 +15,7 @@ interface Operator {
 }
 
 /** `value` coerced, or `invalid_query` naming the parameter. */
-export function coerceValue(value: string, coerce: CoercionName, parameter: string): unknown {
+function coerceValue(value: string, coerce: CoercionName, parameter: string): unknown {
   const typed = COERCIONS[coerce].coerce(value);
   if (typed === undefined) {
     fail('invalid_query', parameter, `${parameter}: "${value}" is not ${COERCIONS[coerce].accepts}`);

@@ -1,5 +1,5 @@
-import qs from 'qs';
 import { isPlainObject } from '@store/common';
+import qs from 'qs';
 import { LIMITS } from './limits';
 import { fail } from './query-error';
 

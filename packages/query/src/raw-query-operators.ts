@@ -1,29 +1,11 @@
-import { BSONRegExp } from 'bson';
 import { isPlainObject } from '@store/common';
+import { BSONRegExp } from 'bson';
+import { dict } from './dict';
+import { fieldNameProblem } from './field-name';
 import { geometryProblem } from './geo';
 import { fail } from './query-error';
-import {
-  rejectOperator,
-  toRegExp,
-  type WalkContext,
-  walkFilter,
-  walkLiteral,
-  walkOperators,
-} from './raw-query';
-
-/** Validates and rebuilds one part of a `$query`. */
-export type Walk = (value: unknown, ctx: WalkContext, depth: number) => unknown;
-
-/**
- * The `$query` allow-list, exactly as the contract lists it. Any other `$` key, `$where`,
- * `$expr`, `$function`, `$accumulator`, `$text` included, is `forbidden_operator`.
- */
-export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
-  ...['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$and', '$or', '$nor', '$not'],
-  ...['$exists', '$type', '$size', '$all', '$elemMatch', '$regex', '$options', '$mod'],
-  ...['$geoWithin', '$geoIntersects', '$near', '$nearSphere', '$geometry', '$box', '$polygon'],
-  ...['$center', '$centerSphere', '$maxDistance', '$minDistance'],
-]);
+import { enter, rejectOperator, toRegExp, type Walk, type WalkContext, walkLiteral } from './raw-query-walk';
+import { checkRegex } from './regex';
 
 const TYPE_ALIASES = new Set([
   ...['double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null'],
@@ -175,3 +157,94 @@ export const RAW_OPERATORS = {
   $near: near('$near'),
   $nearSphere: near('$nearSphere'),
 } as const satisfies Record<string, Walk>;
+
+/** What a field is matched against: a literal, or an object of operators. */
+const walkCondition: Walk = (value, ctx, depth) => {
+  if (!isPlainObject(value)) return walkLiteral(value, ctx, depth);
+  const keys = Object.keys(value);
+  const operators = keys.filter((k) => k.startsWith('$')).length;
+  if (operators === 0) return walkLiteral(value, ctx, depth);
+  if (operators !== keys.length) {
+    fail('invalid_query', ctx.parameter, `${ctx.parameter}: an object cannot mix operators and field names`);
+  }
+  return walkOperators(value, ctx, depth);
+};
+
+/** `{ $gt: 1, $lt: 5 }`: each operator through its validator in {@link RAW_OPERATORS}. */
+const walkOperators: Walk = (value, ctx, depth) => {
+  if (!isPlainObject(value) || Object.keys(value).length === 0) {
+    fail('invalid_query', ctx.parameter, `${ctx.parameter}: expected an object of operators`);
+  }
+  const inner = enter(depth, ctx);
+  const out = dict();
+  for (const key of Object.keys(value)) {
+    if (key === '$options' || key === '$maxDistance' || key === '$minDistance') continue;
+    const walk = Object.hasOwn(RAW_OPERATORS, key)
+      ? RAW_OPERATORS[key as keyof typeof RAW_OPERATORS]
+      : undefined;
+    if (!walk) rejectOperator(key, ctx, 'on a field');
+    out[key] = walk(value[key], ctx, inner);
+  }
+  finishRegex(value, out, ctx);
+  finishNear(value, out, ctx);
+  return out;
+};
+
+/** `$regex` (string or regex) with its optional `$options`, as `{ $regex, $options }` strings. */
+function finishRegex(source: Record<string, unknown>, out: Record<string, unknown>, ctx: WalkContext): void {
+  const { $regex: pattern, $options: options } = source;
+  if (pattern === undefined) {
+    if (options !== undefined)
+      fail('invalid_query', ctx.parameter, `${ctx.parameter}: $options needs a $regex`);
+    return;
+  }
+  if (options !== undefined && typeof options !== 'string') {
+    fail('invalid_query', ctx.parameter, `${ctx.parameter}: $options must be a string`);
+  }
+  const [p, f] = pattern instanceof BSONRegExp ? [pattern.pattern, pattern.options] : [pattern, ''];
+  if (typeof p !== 'string')
+    fail('invalid_query', ctx.parameter, `${ctx.parameter}: $regex must be a string`);
+  const re = checkRegex(p, [...new Set(f + (options ?? ''))].join(''), ctx.parameter);
+  out.$regex = re.source;
+  if (re.flags) out.$options = re.flags;
+}
+
+/** Legacy `{ $near: [x, y], $maxDistance }`: the distance siblings need a `$near`/`$nearSphere`. */
+function finishNear(source: Record<string, unknown>, out: Record<string, unknown>, ctx: WalkContext): void {
+  for (const key of ['$minDistance', '$maxDistance']) {
+    const v = source[key];
+    if (v === undefined) continue;
+    if (out.$near === undefined && out.$nearSphere === undefined) rejectOperator(key, ctx, 'without $near');
+    if (typeof v !== 'number' || !(v >= 0))
+      fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} must be >= 0`);
+    out[key] = v;
+  }
+}
+
+/** A filter document: field conditions and `$and`/`$or`/`$nor`. */
+export const walkFilter: Walk = (value, ctx, depth) => {
+  if (!isPlainObject(value))
+    return fail('invalid_query', ctx.parameter, `${ctx.parameter}: expected a JSON object`);
+  const inner = enter(depth, ctx);
+  const out = dict();
+  for (const key of Object.keys(value)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      const list = value[key];
+      if (!Array.isArray(list) || list.length === 0) {
+        fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} takes a non-empty array`);
+      }
+      const nearAllowed = ctx.nearAllowed;
+      ctx.nearAllowed = nearAllowed && key === '$and';
+      const listDepth = enter(inner, ctx);
+      out[key] = list.map((item) => walkFilter(item, ctx, listDepth));
+      ctx.nearAllowed = nearAllowed;
+    } else if (key.startsWith('$')) {
+      rejectOperator(key, ctx, 'at the top of a filter');
+    } else {
+      const problem = fieldNameProblem(key);
+      if (problem) fail('invalid_query', ctx.parameter, `${ctx.parameter}: field name "${key}" ${problem}`);
+      out[key] = walkCondition(value[key], ctx, inner);
+    }
+  }
+  return out;
+};

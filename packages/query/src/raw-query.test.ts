@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileQuery, isQueryError } from './index';
-import { ALLOWED_OPERATORS, RAW_OPERATORS } from './raw-query-operators';
+import { RAW_OPERATORS } from './raw-query-operators';
+import { ALLOWED_OPERATORS } from './raw-query-walk';
 
 const rawFilter = (json: string) => compileQuery(`$query=${encodeURIComponent(json)}`).filter;
 

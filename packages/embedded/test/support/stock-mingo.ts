@@ -1,8 +1,8 @@
+import type { Document } from '@store/common';
 import { Context } from 'mingo';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import { Query } from 'mingo/query';
-import type { Document } from '@store/common';
 
 type Operators = NonNullable<Parameters<typeof Context.init>[0]>;
 

@@ -1,0 +1,113 @@
+// @ts-check
+/**
+ * The architecture rules `pnpm lint` enforces (dependency-cruiser):
+ * - no import cycle, type-only imports included;
+ * - the layer arrows between the packages' sources: common <- query <- populate <- core <- adapters,
+ *   embedded <- core (loaded lazily), auth-magic over core; nothing imports an adapter, test-kit or cli;
+ * - only examples and test code import @store/auth-magic;
+ * - no file reaches into another package (or example, or the bench) by relative path.
+ *
+ * `@store/<name>` resolves to `packages/<name>/src/` through `tsconfig.depcruise.json`'s paths (as
+ * Vitest's alias does), so the rules see package arrows by resolved path and cycles through sources.
+ */
+
+/** Files of a package's sources that ship: not the tests colocated in src/. */
+const shipped = (pkg) => ({ path: `^packages/${pkg}/src/`, pathNot: '\\.test\\.ts$' });
+
+/** `pkg`'s shipped sources may import only its own files and the `allowed` packages. */
+const layer = (pkg, allowed, comment) => ({
+  name: `layer-${pkg.replace(/[^a-z]+/g, '')}`,
+  comment,
+  severity: 'error',
+  from: shipped(pkg),
+  to: { path: '^packages/', pathNot: `^packages/(${[pkg, ...allowed].join('|')})/` },
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves (a missing dependency or a misspelt path).',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    layer('common', [], '@store/common is the bottom layer: it imports no other @store package.'),
+    layer('query', ['common'], '@store/query imports only @store/common.'),
+    layer('embedded', ['common'], '@store/embedded imports only @store/common.'),
+    layer('populate', ['query', 'common'], '@store/populate imports only @store/query and @store/common.'),
+    layer(
+      'core',
+      ['populate', 'query', 'common', 'embedded'],
+      '@store/core imports only populate, query, common and (lazily) embedded.',
+    ),
+    layer(
+      'auth-magic',
+      ['core', 'common', 'query'],
+      '@store/auth-magic imports only core, common and query.',
+    ),
+    layer('adapter-[^/]+', ['core', 'common'], 'An adapter imports only @store/core and @store/common.'),
+    {
+      name: 'no-adapter-test-kit-or-cli-in-src',
+      comment: 'Nothing under packages/*/src imports an adapter, the test kit or the cli.',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/src/' },
+      to: { path: '^packages/(adapter-[^/]+|test-kit|cli)/', pathNot: '^packages/$1/' },
+    },
+    {
+      name: 'auth-magic-only-from-examples-and-tests',
+      comment: 'Only examples and test code (test-kit, auth-magic itself) import @store/auth-magic.',
+      severity: 'error',
+      from: { path: '^(packages|bench|test)/', pathNot: '^packages/(auth-magic|test-kit)/' },
+      to: { path: '^packages/auth-magic/' },
+    },
+    {
+      name: 'no-relative-import-across-packages',
+      comment: 'A package, test project or the bench imports another one by name, never by relative path.',
+      severity: 'error',
+      from: { path: '^(packages/[^/]+|test/[^/]+|bench)/' },
+      to: {
+        dependencyTypes: ['local'],
+        dependencyTypesNot: ['aliased'],
+        path: '^(packages|examples|test|bench)/',
+        pathNot: '^$1/',
+      },
+    },
+    {
+      name: 'no-relative-import-across-examples',
+      comment:
+        'An example imports another package by name; by relative path only itself and examples/test-support.',
+      severity: 'error',
+      from: { path: '^examples/([^/]+)/' },
+      to: {
+        dependencyTypes: ['local'],
+        dependencyTypesNot: ['aliased'],
+        path: '^(packages|examples|test|bench)/',
+        pathNot: '^examples/($1|test-support)/',
+      },
+    },
+  ],
+  // `local` marks a dependency resolved by path; an `@store/*` import resolved through the tsconfig paths is
+  // `local` too, but also `aliased`, which is how the two relative-import rules tell them apart.
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['(^|/)dist/', '(^|/)node_modules/', '^bench/results\\.'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.depcruise.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'require', 'node', 'default'],
+      mainFields: ['types', 'module', 'main'],
+      extensions: ['.ts', '.d.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,52 @@
+// node scripts/check-packages.mjs   (after `pnpm build`: the tarballs hold dist/)
+//
+// Packs every publishable package under packages/ (`pnpm pack`, so `workspace:` ranges become
+// versions as on publish) into a temporary folder, then lints each tarball with publint (package.json
+// fields against the packed files; warnings count as errors) and @arethetypeswrong/cli (its types under
+// every TypeScript module resolution). Exits 1 when either finds a problem in any package.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const packagesDir = join(root, 'packages');
+
+const publishable = readdirSync(packagesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(packagesDir, entry.name, 'package.json')))
+  .map((entry) => ({
+    dir: join(packagesDir, entry.name),
+    manifest: JSON.parse(readFileSync(join(packagesDir, entry.name, 'package.json'), 'utf8')),
+  }))
+  .filter(({ manifest }) => manifest.private !== true);
+
+/** True when a tool exited 0 (its output went straight to the terminal). */
+function passed(result) {
+  if (result.error) throw result.error;
+  return result.status === 0;
+}
+
+const out = mkdtempSync(join(tmpdir(), 'store-packages-'));
+const failed = [];
+try {
+  for (const { dir, manifest } of publishable) {
+    if (!existsSync(join(dir, 'dist'))) {
+      throw new Error(`${manifest.name} has no dist/: run \`pnpm build\` first`);
+    }
+    execFileSync('pnpm', ['pack', '--pack-destination', out], { cwd: dir, stdio: 'ignore' });
+    const tarball = join(out, `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`);
+    const run = { cwd: root, stdio: 'inherit' };
+    const publint = passed(spawnSync('pnpm', ['exec', 'publint', 'run', '--strict', tarball], run));
+    const attw = passed(spawnSync('pnpm', ['exec', 'attw', '--no-emoji', tarball], run));
+    if (!publint || !attw) failed.push(manifest.name);
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+if (failed.length > 0) {
+  console.error(`\npackage check failed: ${failed.join(', ')}`);
+  process.exit(1);
+}
+console.log(`\npackage check ok: ${publishable.map(({ manifest }) => manifest.name).join(' ')}`);
