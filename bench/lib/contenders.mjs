@@ -6,7 +6,7 @@
 //   middlewares (logger, static files, CORS, no-cache): the cheapest json-server there is.
 import { createRequire } from 'node:module';
 import { createStore } from '@store/adapter-express';
-import { newId } from '@store/core';
+import { newId } from '@store/common';
 import { compileQuery } from '@store/query';
 import express from 'express';
 import { QUERIES } from './cases.mjs';

@@ -1,9 +1,10 @@
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { type BodyFieldError, compileBodySchema, MAX_BODY_ERRORS } from './body-schema';
+import { compileBodySchema, MAX_BODY_ERRORS } from './body-schema';
 import { isStoreError } from '@store/common';
 import { toProblem } from './render-error';
 import type { Document } from '@store/common';
+import type { BodyFieldError } from './model/resource';
 
 const OPTION = 'resources.notes.schema';
 

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { storeError } from './error-codes';
 import { invalidOption, isPlainObject } from '@store/common';
 import type { Document } from '@store/common';
+import type { BodyFieldError, BodyValidator } from './model/resource';
 
 /** Most `errors` entries an `invalid_body` answer lists (a hostile body may fail thousands of times). */
 export const MAX_BODY_ERRORS = 50;
@@ -11,20 +12,6 @@ const MAX_FIELD_LENGTH = 200;
 
 /** How many fields the problem `detail` names before "and N more". */
 const DETAIL_FIELDS = 3;
-
-/** One failure of a body against its resource's schema, as listed in the problem's `errors`. */
-export interface BodyFieldError {
-  /** Dotted path of the failing value (`address.city`, `tags.0`); `''` for the body itself. */
-  field: string;
-  /** Ajv's message, such as `must be string`. */
-  message: string;
-}
-
-/**
- * Checks a document against a compiled `resources.<name>.schema`; throws a 400 `invalid_body`
- * whose problem JSON carries `errors: BodyFieldError[]` (at most {@link MAX_BODY_ERRORS}).
- */
-export type BodyValidator = (document: Document) => void;
 
 let shared: Ajv | undefined;
 

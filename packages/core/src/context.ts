@@ -1,48 +1,13 @@
 import { type CompiledQuery, compileQuery } from '@store/query';
-import { type AccessGrant, OPEN_GRANT } from './access/grant';
-import { OPERATION_OF_METHOD, type Operation } from './access/rules';
-import type { ResolvedStoreOptions } from './options';
-import type { ResolvedResource } from './resources';
-import type { RequestSession } from './plugins/types';
-import type { RouteMatch } from './router';
+import { OPEN_GRANT } from './access/grant';
+import { OPERATION_OF_METHOD } from './access/rules';
 import type { Document, StoreCollection, StoreDb } from '@store/common';
-import type { StoreRequest } from './types';
-
-export type { RequestSession } from './plugins/types';
-
-/**
- * Everything one request carries through the handler. Access rules, hooks and sessions
- * plug in here: they read `request`, `resource`, `query` and `flags`, and use `db`.
- */
-export interface RequestContext {
-  readonly request: StoreRequest;
-  /** The upper-case method. */
-  readonly method: string;
-  /** What the method does to `resource`: `read`, `create`, `update` or `delete`. */
-  readonly operation: Operation;
-  readonly options: ResolvedStoreOptions;
-  readonly db: StoreDb;
-  /** The route the path matched: the resource, and the id and child resource when present. */
-  readonly route: RouteMatch;
-  readonly resource: ResolvedResource;
-  /** The collection of `resource`. */
-  readonly collection: StoreCollection;
-  /** The compiled query string (every route compiles it, so flags and bad parameters count everywhere). */
-  readonly query: CompiledQuery;
-  /** `$$name=value` flags: never filters; for hooks and access rules. */
-  readonly flags: CompiledQuery['flags'];
-  /** The request's clock: one instant for every timestamp a request writes. */
-  readonly now: Date;
-  /** The signed-in user, or `null`: for access rules and hooks (a bad or expired token counts as none). */
-  readonly user: Document | null;
-  /** The session the request carries, or `null`. */
-  readonly session: RequestSession | null;
-  /**
-   * What the access rule of `resource` grants this request (its filter is ANDed outside every
-   * filter the request brings); open until the handler evaluated the rule.
-   */
-  readonly access: AccessGrant;
-}
+import type { AccessGrant } from './model/context';
+import type { Operation, RequestSession } from './model/hooks';
+import type { StoreRequest } from './model/http';
+import type { ResolvedStoreOptions } from './model/options';
+import type { ResolvedResource, RouteMatch } from './model/resource';
+import type { RequestContext } from './model/context';
 
 /**
  * Builds the context of a matched request (with the session the handler looked up); throws the

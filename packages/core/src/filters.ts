@@ -1,7 +1,7 @@
 import { checkHiddenQuery } from './access/hidden';
-import type { RequestContext } from './context';
 import { storeError } from './error-codes';
 import type { Document, FindOptions } from '@store/common';
+import type { RequestContext } from './model/context';
 
 /**
  * ANDs filters: empty ones drop out; a single filter left is returned as it is; filters with no

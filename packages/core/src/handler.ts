@@ -1,14 +1,16 @@
 import { authorize, isOpenAccess } from './access/grant';
 import { createContext } from './context';
-import { type ResolvedStoreOptions, resolveStoreOptions, type StoreConfig } from './options';
+import { resolveStoreOptions } from './options';
 import { answerPlugin, pluginFor } from './plugins/answer-plugin';
-import type { RequestSession } from './plugins/types';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
 import { matchRoute } from './router';
 import { type StartedStorage, startStorage } from './start-storage';
-import type { StoreHandler, StoreRequest, StoreResponse } from './types';
+import type { StoreConfig } from './model/config';
+import type { RequestSession } from './model/hooks';
+import type { StoreHandler, StoreRequest, StoreResponse } from './model/http';
+import type { ResolvedStoreOptions } from './model/options';
 
 /** Open storage as one store holds it: the promise, and its value once it settled. */
 interface StorageHandle {

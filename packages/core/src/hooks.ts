@@ -1,29 +1,8 @@
-import type { RequestContext } from './context';
 import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { Document } from '@store/common';
-
-/** The context `beforeWrite` receives: the request's, plus the body it may change. */
-export interface WriteHookContext extends RequestContext {
-  /**
-   * The document to store (`POST`, `PUT`) or the fields to set (`PATCH`, dotted keys allowed),
-   * already checked against the body rules. Change it in place or return a new one.
-   */
-  body: Document;
-  /** The stored document a `PUT` / `PATCH` changes (`null` on create, and on a `PATCH` without `schema`). */
-  readonly previous: Document | null;
-}
-
-type Awaitable<T> = T | Promise<T>;
-
-/** Per-resource hooks, under `resources.<name>.hooks`. Throwing an error with `status` ends the request with it. */
-export interface ResourceHooks {
-  /** Before every read of the resource (routes, nested routes, `$populate`, `$fill`): may return a filter ANDed in. */
-  beforeRead?: (ctx: RequestContext) => Awaitable<Document | undefined | void>;
-  /** Before `POST`, `PUT` and `PATCH`: may change `ctx.body` or return the body to use; throws to reject. */
-  beforeWrite?: (ctx: WriteHookContext) => Awaitable<Document | undefined | void>;
-  /** On every document of the resource an answer carries (populated ones too): may return reshaped documents. */
-  afterRead?: (ctx: RequestContext, documents: Document[]) => Awaitable<Document[] | undefined | void>;
-}
+import type { RequestContext } from './model/context';
+import type { Awaitable, ResourceHooks, WriteHookContext } from './model/hooks';
+import { hookContext } from './hook-context';
 
 const HOOK_NAMES = [
   'beforeRead',
@@ -64,8 +43,8 @@ export async function applyBeforeWrite(
 ): Promise<Document> {
   const hook = ctx.resource.hooks.beforeWrite;
   if (hook === undefined) return body;
-  const hookContext: WriteHookContext = { ...ctx, body, previous };
-  const result = (await runHook(() => hook(hookContext))) ?? hookContext.body;
+  const writeContext: WriteHookContext = { ...hookContext(ctx), body, previous };
+  const result = (await runHook(() => hook(writeContext))) ?? writeContext.body;
   if (!isPlainObject(result)) {
     throw new TypeError(
       `resources.${ctx.resource.name}.hooks.beforeWrite must return a body object or nothing`,

@@ -1,23 +1,41 @@
 /**
  * `@store/core`: the framework-agnostic engine. Adapters call {@link createStoreHandler}'s
- * handler with a plain request and write back the plain response it returns.
+ * handler with a plain request and write back the plain response it returns; plugins (such as
+ * `@store/auth-magic`) implement {@link StorePlugin}. Errors, option errors and the storage
+ * interface come from `@store/common`.
  */
 
-export type { RequestContext, RequestSession } from './context';
 export { ERROR_CODES, type ErrorCode, storeError } from './error-codes';
-export { isStoreError, OptionError, StoreError, type StoreErrorOptions, titleForStatus } from '@store/common';
 export { createStoreHandler } from './handler';
-export { idFilter, newId } from '@store/common';
-export {
-  type ResolvedStoreOptions,
-  type ResourceConfig,
-  resolveStoreOptions,
-  type StoreConfig,
-  type StoreDbOption,
-} from './options';
-export { isJsonContentType, parseJsonBody } from './parse-body';
-export { type RelationRequest, resolveRelations } from './relations';
-export { type Problem, renderError } from './render-error';
+export type {
+  PopulateConfig,
+  PopulationConstraint,
+  ResourceConfig,
+  StorageOption,
+  StoreConfig,
+  StoreDbOption,
+} from './model/config';
+export type {
+  AccessConfig,
+  AccessFunction,
+  AccessRule,
+  HookContext,
+  HookRequest,
+  Operation,
+  RequestSession,
+  ResourceHooks,
+  WriteHookContext,
+} from './model/hooks';
+export type {
+  ParsedBody,
+  StoreHandler,
+  StoreLogger,
+  StoreRequest,
+  StoreRequestBody,
+  StoreRequestHeaders,
+  StoreResponse,
+} from './model/http';
+export type { ResolvedStoreOptions } from './model/options';
 export type {
   PluginAnswer,
   PluginInstance,
@@ -27,19 +45,10 @@ export type {
   PluginRuntime,
   PluginSetupInput,
   StorePlugin,
-} from './plugins/types';
+} from './model/plugin';
+export type { ResolvedResource } from './model/resource';
+export { resolveStoreOptions } from './options';
+export { isJsonContentType, parseJsonBody } from './parse-body';
 export { receiveBody } from './read-body';
-export { findResource, type ResolvedResource } from './resources';
-export type { RouteMatch } from './router';
-export type { StorageOption } from './storage';
-// The storage interface: every type storage/types.ts exports, as `./storage` does.
-export type * from '@store/common';
-export type {
-  ParsedBody,
-  StoreHandler,
-  StoreLogger,
-  StoreRequest,
-  StoreRequestBody,
-  StoreRequestHeaders,
-  StoreResponse,
-} from './types';
+export { type Problem, renderError } from './render-error';
+export { findResource } from './resources';

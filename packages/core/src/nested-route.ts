@@ -1,10 +1,11 @@
 import { childrenFilter, relationMatch } from '@store/populate';
 import { authorize } from './access/grant';
-import { contextFor, type RequestContext } from './context';
+import { contextFor } from './context';
 import { andFilters } from './filters';
 import { idFilter } from '@store/common';
 import { documentNotFound } from './routes/not-found';
 import type { Document } from '@store/common';
+import type { RequestContext } from './model/context';
 
 /** The list behind `GET /<res>/<id>/<children>`: a request on the children, and the filter ANDed in. */
 export interface NestedList {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionError } from '../test/support/option-error';
-import { resolveStoreOptions, type StoreConfig } from './options';
+import { resolveStoreOptions } from './options';
+import type { StoreConfig } from './model/config';
 
 describe('resolveStoreOptions', () => {
   it('applies every default', () => {

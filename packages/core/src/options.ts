@@ -1,121 +1,20 @@
 import type { ResolvedPopulateOptions } from '@store/populate';
-import { type AccessConfig, DEFAULT_OWNER_FIELD, type ResolvedAccess, resolveAccess } from './access/rules';
+import { DEFAULT_OWNER_FIELD, resolveAccess } from './access/rules';
 import { parseByteSize } from './byte-size';
-import type { RequestContext } from './context';
 import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
-import { type DeclaredRelation, type PopulateConfig, resolveRelationOptions } from './relation-options';
-import {
-  type ActivePlugin,
-  checkPlugins,
-  routePluginResources,
-  setupPlugins,
-} from './plugins/resolve-plugins';
-import type { StorePlugin } from './plugins/types';
-import { type ResourceConfig, resolveResources } from './resource-options';
-import { findResource, type ResolvedResource } from './resources';
-import type { StorageOption } from './storage';
-import type { StoreLogger } from './types';
-
-/** What `db` accepts: a driver `Db` or embedded db, a `MongoClient`, or a connection string. */
-export type StoreDbOption = StorageOption;
-
-export type { ResourceConfig } from './resource-options';
-
-/** The configuration of a store: what `createStore(config)` takes. */
-export interface StoreConfig {
-  /**
-   * Where documents live: a driver `Db` or an embedded db, a `MongoClient` (its default
-   * database), or a MongoDB connection string (the store opens and closes that client).
-   * @default undefined (or null): a fresh in-memory embedded engine, closed by `close()`
-   */
-  db?: StoreDbOption;
-  /**
-   * Per-resource options, keyed by resource name.
-   * @default {}
-   */
-  resources?: Record<string, ResourceConfig>;
-  /**
-   * Route only the resources declared in `resources`; other names pass to the next handler.
-   * @default false
-   */
-  restrict?: boolean;
-  /**
-   * The access of every resource that declares no `access` (undeclared resources included):
-   * a rule or `{ read, create, update, delete }`, as `resources.<name>.access`.
-   * @default "public"
-   */
-  defaultAccess?: AccessConfig;
-  /**
-   * Public address of the store, used in `Location` headers (`<baseUrl>/<res>/<id>`).
-   * @default undefined: the path the store is mounted at (`/api` under `app.use('/api', ...)`)
-   */
-  baseUrl?: string;
-  /**
-   * Page size when a list request has no `$limit`.
-   * @default 10
-   */
-  defaultLimit?: number;
-  /**
-   * Largest page size; a larger `$limit` is clamped to it.
-   * @default 1000
-   */
-  maxLimit?: number;
-  /**
-   * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
-   * @default "1mb"
-   */
-  bodyLimit?: number | string;
-  /**
-   * Store `createdAt` / `updatedAt` Dates on every resource (a resource can override it).
-   * @default false
-   */
-  timestamps?: boolean;
-  /**
-   * Key of the HMAC over every stored sign-in secret and session token (`STORE_SECRET`), at
-   * least 16 characters. Keep it stable: changing it ends every session.
-   * @default a random secret per process, with one warning (only when auth is configured)
-   */
-  secret?: string;
-  /**
-   * `$populate`, `$fill` and nested routes: the per-document cap, relations per request.
-   * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2 }
-   */
-  populate?: PopulateConfig;
-  /**
-   * Plugins, each claiming a resource option: `[magicAuth]` from `@store/auth-magic` turns
-   * `resources.user.auth` into passwordless login.
-   * @default []
-   */
-  plugins?: readonly StorePlugin[];
-  /**
-   * Receives the causes of 500 answers and warnings.
-   * @default console
-   */
-  logger?: StoreLogger;
-}
-
-/** {@link StoreConfig} with defaults applied and every value checked. */
-export interface ResolvedStoreOptions {
-  readonly db: StoreDbOption;
-  readonly resources: ReadonlyMap<string, ResolvedResource>;
-  readonly restrict: boolean;
-  readonly baseUrl: string | undefined;
-  readonly defaultLimit: number;
-  readonly maxLimit: number;
-  readonly bodyLimit: number;
-  readonly timestamps: boolean;
-  readonly logger: StoreLogger;
-  /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
-  readonly populate: ResolvedPopulateOptions<RequestContext>;
-  /** Relations declared under `resources.<name>.population`, whose reference fields are indexed. */
-  readonly relations: readonly DeclaredRelation[];
-  /** The plugins that are on (their option set and enabled), resolved once. */
-  readonly plugins: readonly ActivePlugin[];
-  /** Collections never routable as resources: the plugins' own. */
-  readonly internalCollections: ReadonlySet<string>;
-  /** The access of resources that declare none (undeclared ones included). */
-  readonly defaultAccess: ResolvedAccess;
-}
+import { resolveRelationOptions } from './relation-options';
+import { checkPlugins, routePluginResources, setupPlugins } from './plugins/resolve-plugins';
+import { resolveResources } from './resource-options';
+import { findResource } from './resources';
+import type { PopulateConfig, ResourceConfig, StorageOption } from './model/config';
+import type { RequestContext } from './model/context';
+import type { AccessConfig } from './model/hooks';
+import type { StoreLogger } from './model/http';
+import type { ActivePlugin, DeclaredRelation } from './model/options';
+import type { StorePlugin } from './model/plugin';
+import type { ResolvedAccess, ResolvedResource } from './model/resource';
+import type { StoreConfig, StoreDbOption } from './model/config';
+import type { ResolvedStoreOptions } from './model/options';
 
 const STORE_OPTIONS = [
   'db',

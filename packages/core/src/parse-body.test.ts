@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStoreError } from '@store/common';
 import { isJsonContentType, parseJsonBody } from './parse-body';
-import type { StoreRequest, StoreRequestBody } from './types';
+import type { StoreRequest, StoreRequestBody } from './model/http';
 
 function request(body: StoreRequestBody | undefined, headers: Record<string, string> = {}): StoreRequest {
   return {

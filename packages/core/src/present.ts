@@ -1,7 +1,8 @@
 import { omitFields } from '@store/populate';
-import type { RequestContext } from './context';
 import { runHook } from './hooks';
 import type { Document } from '@store/common';
+import type { RequestContext } from './model/context';
+import { hookContext } from './hook-context';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to
@@ -11,7 +12,7 @@ import type { Document } from '@store/common';
 export async function afterRead(ctx: RequestContext, documents: Document[]): Promise<Document[]> {
   const hook = ctx.resource.hooks.afterRead;
   if (hook === undefined || documents.length === 0) return documents;
-  const shaped = (await runHook(() => hook(ctx, documents))) ?? documents;
+  const shaped = (await runHook(() => hook(hookContext(ctx), documents))) ?? documents;
   if (!Array.isArray(shaped) || shaped.length !== documents.length) {
     throw new TypeError(
       `resources.${ctx.resource.name}.hooks.afterRead must return one document per document it receives`,

@@ -1,7 +1,7 @@
 import { referenceFields } from '@store/populate';
-import type { ResolvedStoreOptions } from './options';
 import { findResource } from './resources';
 import type { StoreDb } from '@store/common';
+import type { ResolvedStoreOptions } from './model/options';
 
 /** One index on a reference field: `{ [field]: 1 }` on `collection`. */
 export interface ReferenceIndex {

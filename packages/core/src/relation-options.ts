@@ -4,50 +4,11 @@ import {
   resolvePopulateOptions,
 } from '@store/populate';
 import { isValidResourceName } from '@store/query';
-import type { RequestContext } from './context';
 import { checkKeys, invalidOption, isOptionError, isPlainObject } from '@store/common';
-
-/** Store-wide options of `$populate`, `$fill` and nested routes: `createStore({ populate })`. */
-export interface PopulateConfig {
-  /**
-   * Most related documents added to one document, whatever a constraint's `limit` says, so one
-   * parent with a million children cannot exhaust memory. The rest is reachable through the
-   * nested route, with paging.
-   * @default 1000
-   */
-  perParentCap?: number;
-  /**
-   * Most `$populate` + `$fill` names in one request (more is a 400 `too_many_relations`).
-   * @default 10
-   */
-  maxRelations?: number;
-  /**
-   * Batched queries per relation before one bounded query per crowded document (see
-   * `@store/populate`, "Caps").
-   * @default 2
-   */
-  batchRounds?: number;
-}
-
-/**
- * Server-side constraint on one relation, `resources.<resource>.population.<relation>`:
- * `{ match, sort, order, limit }`, `match` a filter or a function of the request context.
- */
-export type PopulationConstraint = RelationConstraint<RequestContext>;
-
-/** A relation declared under `population`: its reference fields are indexed at start-up. */
-export interface DeclaredRelation {
-  /** The resource whose `population` declares it (the parent, read as `$populate`). */
-  readonly resource: string;
-  /** The related resource (the key under `population`). */
-  readonly relation: string;
-}
-
-/** What `resolveRelationOptions` gives the resolved store options. */
-export interface ResolvedRelationOptions {
-  readonly populate: ResolvedPopulateOptions<RequestContext>;
-  readonly relations: readonly DeclaredRelation[];
-}
+import type { RequestContext } from './model/context';
+import type { PopulateConfig, PopulationConstraint } from './model/config';
+import type { DeclaredRelation, ResolvedRelationOptions } from './model/options';
+import type { HookContext } from './model/hooks';
 
 /** The parts of one resource's configuration read here. */
 interface RelationResourceConfig {
@@ -133,7 +94,7 @@ export function resolveRelationOptions(
     }
   }
   try {
-    const resolved = resolvePopulateOptions<RequestContext>({
+    const resolved = resolvePopulateOptions<HookContext>({
       singular,
       population,
       perParentCap: caps.perParentCap,

@@ -8,10 +8,13 @@ import {
   withJoinKeys,
 } from '@store/populate';
 import { grantAccess } from './access/grant';
-import { contextFor, type RequestContext } from './context';
+import { contextFor } from './context';
 import { afterRead } from './present';
-import { findResource, type ResolvedResource } from './resources';
+import { findResource } from './resources';
 import type { Document } from '@store/common';
+import type { RequestContext } from './model/context';
+import type { ResolvedResource } from './model/resource';
+import { hookContext } from './hook-context';
 
 /** `$populate` / `$fill` (in `ctx.query`) over documents of `ctx.resource`. */
 export interface RelationRequest {
@@ -95,7 +98,7 @@ export async function resolveRelations(ctx: RequestContext, request: RelationReq
       resource: ctx.resource.name,
       populate: ctx.query.populate,
       fill: ctx.query.fill,
-      context: ctx,
+      context: hookContext(ctx),
       strip: request.strip ?? [],
       scope: (name) => {
         const resource = related.get(name);

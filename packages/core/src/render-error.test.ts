@@ -6,7 +6,7 @@ import { ERROR_CODES, storeError } from './error-codes';
 /** An error of another package: a StoreError subclass. */
 class AuthLikeError extends StoreError {}
 import { renderError } from './render-error';
-import type { StoreLogger } from './types';
+import type { StoreLogger } from './model/http';
 
 function logger(): StoreLogger & { error: ReturnType<typeof vi.fn> } {
   return { error: vi.fn(), warn: vi.fn() };

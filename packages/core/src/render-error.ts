@@ -1,5 +1,5 @@
 import { HOOK_REFUSAL_DETAIL, isPlainObject, isStoreError, titleForStatus } from '@store/common';
-import type { StoreLogger, StoreResponse } from './types';
+import type { StoreLogger, StoreResponse } from './model/http';
 
 /**
  * The RFC 9457 problem document every 4xx/5xx answer carries, plus any extension members of

@@ -1,7 +1,7 @@
 import { isValidResourceName } from '@store/query';
-import { type AccessConfig, checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from './access/rules';
+import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from './access/rules';
 import { compileBodySchema } from './body-schema';
-import { checkHooks, type ResourceHooks } from './hooks';
+import { checkHooks } from './hooks';
 import {
   checkBoolean,
   checkCollectionName,
@@ -10,80 +10,13 @@ import {
   invalidOption,
   isPlainObject,
 } from '@store/common';
-import { checkPopulation, checkSingular, type PopulationConstraint } from './relation-options';
+import { checkPopulation, checkSingular } from './relation-options';
 import { pluginOf } from './plugins/resolve-plugins';
-import type { PluginResourceOptions, StorePlugin } from './plugins/types';
-import type { ResolvedResource } from './resources';
-
-/**
- * Options of one resource, under `resources.<name>`; plugins add theirs (`auth` with
- * `@store/auth-magic`) through {@link PluginResourceOptions}.
- */
-export interface ResourceConfig extends PluginResourceOptions {
-  /**
-   * Store `createdAt` / `updatedAt` Dates on this resource.
-   * @default the global `timestamps`
-   */
-  timestamps?: boolean;
-  /**
-   * Fields `$search` looks in. A text index over them is ensured at start-up; `$search` on a
-   * resource without searchable fields is a 400 `invalid_query`.
-   * @default []
-   */
-  search?: string[];
-  /**
-   * Fields holding GeoJSON. A `2dsphere` index on each is ensured at start-up; `geo:near` needs
-   * one (without it, the query answers 400 `invalid_query`), `geo:ins` / `geo:win` do not.
-   * @default []
-   */
-  geo?: string[];
-  /**
-   * The collection that holds the documents.
-   * @default the resource name
-   */
-  collection?: string;
-  /**
-   * Singular form of the resource name in reference fields (`<singular>_id`, `<singular>_ids`),
-   * for names the pluralization library gets wrong: `{ staff: { singular: 'staffer' } }`.
-   * @default pluralize.singular(name): `companies` -> `company`, `people` -> `person`
-   */
-  singular?: string;
-  /**
-   * Server-side constraints per relation, `population.<related resource> = { match, sort,
-   * order, limit }` (`match` a filter or a function of the request context, `limit` per
-   * document). The reference fields of each declared relation are indexed at start-up.
-   * @default {}
-   */
-  population?: Record<string, PopulationConstraint>;
-  /**
-   * Who may do what (see docs/access.md): one rule for every operation, or
-   * `{ read, create, update, delete }` (an operation left out is `"none"`). A rule is `"public"`,
-   * `"authenticated"`, `"owner"`, `"none"` or a function of the request context.
-   * @default the store's `defaultAccess` (a plugin may set another: `"owner"` on `_id` for the user resource of `auth`)
-   */
-  access?: AccessConfig;
-  /**
-   * The field `"owner"` rules compare with the signed-in user's `_id` (a top-level field).
-   * @default "user_id"
-   */
-  ownerField?: string;
-  /**
-   * Fields never returned by any route or relation, and never accepted in a filter or `$sort`.
-   * @default []
-   */
-  hidden?: string[];
-  /**
-   * `beforeRead`, `beforeWrite` and `afterRead` (see docs/access.md).
-   * @default {}
-   */
-  hooks?: ResourceHooks;
-  /**
-   * JSON Schema (checked with Ajv) every `POST`, `PUT` and `PATCH` must satisfy; a `PATCH` is
-   * checked as the document it would produce. Failures answer 400 `invalid_body` with `errors`.
-   * @default undefined (no schema)
-   */
-  schema?: Record<string, unknown>;
-}
+import type { PopulationConstraint } from './model/config';
+import type { AccessConfig, ResourceHooks } from './model/hooks';
+import type { PluginResourceOptions, StorePlugin } from './model/plugin';
+import type { ResolvedResource } from './model/resource';
+import type { ResourceConfig } from './model/config';
 
 function checkFieldList(value: unknown, option: string): string[] {
   if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');

@@ -1,43 +1,7 @@
 import { isValidResourceName } from '@store/query';
-import type { ResolvedAccess } from './access/rules';
-import type { BodyValidator } from './body-schema';
-import type { ResourceHooks } from './hooks';
-
-/** A resource after option resolution: every field present. */
-export interface ResolvedResource {
-  /** The name in the path: `/posts`. */
-  readonly name: string;
-  /** The collection its documents live in. */
-  readonly collection: string;
-  /** Whether `createdAt` / `updatedAt` are stored. */
-  readonly timestamps: boolean;
-  /** Fields covered by `$search` (a text index over them is ensured at start-up). */
-  readonly search: readonly string[];
-  /** GeoJSON fields (a `2dsphere` index on each is ensured at start-up). */
-  readonly geo: readonly string[];
-  /** Whether the resource was declared in `resources` (undeclared ones exist unless `restrict`). */
-  readonly declared: boolean;
-  /** The rule of each operation: its own `access`, else `defaultAccess`. */
-  readonly access: ResolvedAccess;
-  /** Fields no answer carries and no query may filter or sort on. */
-  readonly hidden: readonly string[];
-  /** Fields only the store writes (the user's e-mail): a write that changes one is a 403. */
-  readonly managed: readonly string[];
-  readonly hooks: ResourceHooks;
-  /** Checks a document a write would store against `schema` (400 `invalid_body`); none without one. */
-  readonly validate: BodyValidator | undefined;
-}
-
-/** What {@link findResource} needs from the resolved options. */
-export interface ResourceTable {
-  readonly resources: ReadonlyMap<string, ResolvedResource>;
-  readonly restrict: boolean;
-  readonly timestamps: boolean;
-  /** Collections never routable (as names, or as declared resources' collections): the plugins' own. */
-  readonly internalCollections: ReadonlySet<string>;
-  /** The access of resources that declare none (undeclared ones included). */
-  readonly defaultAccess: ResolvedAccess;
-}
+import type { ResourceHooks } from './model/hooks';
+import type { BodyValidator, ResolvedAccess } from './model/resource';
+import type { ResolvedResource, ResourceTable } from './model/resource';
 
 /**
  * The resource a path segment names, or `undefined` when it is not routable: an invalid

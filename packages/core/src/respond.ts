@@ -1,18 +1,6 @@
-import type { RequestContext } from './context';
-import type { StoreResponse } from './types';
-
-/** What a route answers, before serialization. */
-export interface RouteResult {
-  status: number;
-  /** The JSON body; absent for 204. */
-  data?: unknown;
-  /** Extra headers, lower-case names. */
-  headers?: Record<string, string>;
-}
-
-/** One route: a function of the request context. */
-export type RouteHandler = (ctx: RequestContext) => Promise<RouteResult>;
-
+import type { RequestContext } from './model/context';
+import type { StoreResponse } from './model/http';
+import type { RouteResult } from './model/context';
 /**
  * Serializes a route's answer: JSON in UTF-8, Dates as ISO 8601 strings and ObjectIds as
  * 24-hex strings (their `toJSON`). The handler drops the body of a `HEAD` answer.

@@ -1,6 +1,4 @@
 import { storeError } from './error-codes';
-import type { RouteHandler } from './respond';
-import type { RouteKind } from './router';
 import { listChildren } from './routes/children';
 import { createDocument } from './routes/create';
 import { deleteDocument } from './routes/delete';
@@ -8,6 +6,8 @@ import { getDocument } from './routes/get-one';
 import { listDocuments } from './routes/list';
 import { patchDocument } from './routes/patch';
 import { replaceDocument } from './routes/replace';
+import type { RouteHandler } from './model/context';
+import type { RouteKind } from './model/resource';
 
 /** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
 export const ROUTES = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ACCESS } from './access/rules';
-import type { ResolvedResource } from './resources';
 import { matchRoute } from './router';
+import type { ResolvedResource } from './model/resource';
 
 const notes: ResolvedResource = {
   name: 'notes',

@@ -1,17 +1,6 @@
-import { findResource, type ResolvedResource, type ResourceTable } from './resources';
-
-/** The three shapes of resource path. */
-export type RouteKind = 'collection' | 'document' | 'children';
-
-/** A path that names a routable resource. */
-export interface RouteMatch {
-  readonly kind: RouteKind;
-  readonly resource: ResolvedResource;
-  /** The decoded `<id>` segment (document and children routes). */
-  readonly id?: string;
-  /** The `<children>` resource of `GET /<res>/<id>/<children>`. */
-  readonly children?: ResolvedResource;
-}
+import { findResource } from './resources';
+import type { ResolvedResource, ResourceTable } from './model/resource';
+import type { RouteKind, RouteMatch } from './model/resource';
 
 const KINDS = ['collection', 'document', 'children'] as const satisfies readonly RouteKind[];
 

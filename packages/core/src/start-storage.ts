@@ -1,8 +1,8 @@
 import type { StoreDb } from '@store/common';
-import type { ResolvedStoreOptions } from './options';
-import type { PluginInstance, PluginRuntime } from './plugins/types';
 import { ensureReferenceIndexes } from './reference-indexes';
 import { openStorage } from './storage';
+import type { ResolvedStoreOptions } from './model/options';
+import type { PluginInstance, PluginRuntime } from './model/plugin';
 
 /** A plugin once storage is open: its resolved side and its request-time side. */
 export interface StartedPlugin {

@@ -1,5 +1,5 @@
-import type { RequestContext } from './context';
 import type { Document } from '@store/common';
+import type { RequestContext } from './model/context';
 
 /** The fields `timestamps: true` manages; a body never sets them. */
 export const TIMESTAMP_FIELDS = ['createdAt', 'updatedAt'] as const;

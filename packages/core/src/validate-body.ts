@@ -1,6 +1,6 @@
-import type { RequestContext } from './context';
 import type { Document } from '@store/common';
 import { TIMESTAMP_FIELDS } from './timestamps';
+import type { RequestContext } from './model/context';
 
 /**
  * Checks the document a write would store against `resources.<name>.schema` (400 `invalid_body`

@@ -1,23 +1,14 @@
 import { idVariants } from '@store/populate';
-import type { RequestContext } from '../context';
 import { storeError } from '../error-codes';
 import { andFilters } from '../filters';
 import { runHook } from '../hooks';
 import { isPlainObject } from '@store/common';
 import type { Document } from '@store/common';
-import type { Operation, ResolvedRule } from './rules';
-
-/** What the access rule (and `beforeRead`) let one request do on one resource. */
-export interface AccessGrant {
-  /** ANDed outside every filter the request brings, in every query on the resource. */
-  readonly filter: Document;
-  /**
-   * Fields the rule fixes, with their value: the owner field under `"owner"` (the user's `_id`),
-   * the equality fields of a function's filter (`{ team: "red" }`). A create sets them; an
-   * update may not change them.
-   */
-  readonly bound: Readonly<Record<string, unknown>>;
-}
+import type { RequestContext } from '../model/context';
+import type { Operation } from '../model/hooks';
+import type { ResolvedRule } from '../model/resource';
+import type { AccessGrant } from '../model/context';
+import { hookContext } from '../hook-context';
 
 /** What a request may do before any rule ran: everything (internal reads, tests). */
 export const OPEN_GRANT: AccessGrant = Object.freeze({ filter: Object.freeze({}), bound: Object.freeze({}) });
@@ -61,7 +52,7 @@ async function decide(
   rule: Extract<ResolvedRule, { kind: 'function' }>,
   operation: Operation,
 ) {
-  const decision = await runHook(() => rule.decide(ctx));
+  const decision = await runHook(() => rule.decide(hookContext(ctx)));
   if (decision === true) return OPEN_GRANT;
   if (decision === false) throw refused(ctx, operation);
   if (isPlainObject(decision)) return filterGrant(ctx, decision, operation);
@@ -98,7 +89,7 @@ export async function grantAccess(ctx: RequestContext, operation: Operation): Pr
   const grant = await ruleGrant(ctx, ctx.resource.access[operation], operation);
   const { beforeRead } = ctx.resource.hooks;
   if (operation !== 'read' || beforeRead === undefined) return grant;
-  const added = await runHook(() => beforeRead(ctx));
+  const added = await runHook(() => beforeRead(hookContext(ctx)));
   if (added === undefined || added === null) return grant;
   if (!isPlainObject(added)) {
     throw new TypeError(

@@ -1,9 +1,8 @@
-import type { RequestContext } from '../context';
 import { invalidOption, isPlainObject } from '@store/common';
 import type { Document } from '@store/common';
-
-/** What a request does to a resource: the method decides (`GET`/`HEAD` read, `PUT`/`PATCH` update). */
-export type Operation = 'read' | 'create' | 'update' | 'delete';
+import type { RequestContext } from '../model/context';
+import type { AccessFunction, Operation } from '../model/hooks';
+import type { ResolvedAccess, ResolvedRule } from '../model/resource';
 
 export const OPERATIONS: readonly Operation[] = ['read', 'create', 'update', 'delete'];
 
@@ -16,36 +15,6 @@ export const OPERATION_OF_METHOD: Readonly<Record<string, Operation>> = {
   PATCH: 'update',
   DELETE: 'delete',
 };
-
-/**
- * Decides an operation from the request context: `true` allows it, `false` refuses it (401
- * without a session, 403 with one), and a filter allows it on the documents matching it (ANDed
- * into every query the request makes on the resource). On `create` only a boolean is meaningful.
- */
-export type AccessFunction = (ctx: RequestContext) => boolean | Document | Promise<boolean | Document>;
-
-/**
- * - `"public"`: anyone;
- * - `"authenticated"`: any signed-in user (401 without a session);
- * - `"owner"`: documents whose `ownerField` is the user's `_id` (set from the session on create);
- * - `"none"`: nobody (403);
- * - a function: see {@link AccessFunction}.
- */
-export type AccessRule = 'public' | 'authenticated' | 'owner' | 'none' | AccessFunction;
-
-/** One rule for every operation, or one per operation (an operation left out is `"none"`). */
-export type AccessConfig = AccessRule | Partial<Record<Operation, AccessRule>>;
-
-/** A rule after resolution: `owner` carries its field. */
-export type ResolvedRule =
-  | { readonly kind: 'public' }
-  | { readonly kind: 'authenticated' }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'owner'; readonly field: string }
-  | { readonly kind: 'function'; readonly decide: AccessFunction };
-
-/** The rule of each operation on one resource. */
-export type ResolvedAccess = Readonly<Record<Operation, ResolvedRule>>;
 
 const NAMED_RULES = ['public', 'authenticated', 'owner', 'none'] as const;
 

@@ -1,10 +1,10 @@
 import { compileQuery } from '@store/query';
-import type { ResolvedStoreOptions } from '../options';
 import { renderError } from '../render-error';
 import { respond } from '../respond';
 import type { StartedStorage } from '../start-storage';
-import type { StoreRequest, StoreResponse } from '../types';
-import type { PluginAnswer, PluginInstance } from './types';
+import type { StoreRequest, StoreResponse } from '../model/http';
+import type { ResolvedStoreOptions } from '../model/options';
+import type { PluginAnswer, PluginInstance } from '../model/plugin';
 
 /** Whether `path` lies under `prefix` (`/auth`, `/auth/...`; the leading slash optional). */
 function isUnder(path: string, prefix: string): boolean {

@@ -1,15 +1,8 @@
 import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
-import type { ResolvedResource } from '../resources';
-import type { PluginInstance, PluginSetupInput, StorePlugin } from './types';
-
-/** A plugin that is on, for one resource of one store. */
-export interface ActivePlugin {
-  readonly plugin: StorePlugin;
-  /** The resource carrying the claimed option, as configured (`user`). */
-  readonly resourceName: string;
-  readonly instance: PluginInstance;
-}
+import type { PluginInstance, PluginSetupInput, StorePlugin } from '../model/plugin';
+import type { ResolvedResource } from '../model/resource';
+import type { ActivePlugin } from '../model/options';
 
 /** Checks `plugins`: an array of plugin objects, each claiming a different resource option. */
 export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {

@@ -1,7 +1,7 @@
 import { ObjectId } from 'bson';
-import type { RequestContext } from '../context';
 import { storeError } from '../error-codes';
 import { idCandidates, newId, sameId } from '@store/common';
+import type { RequestContext } from '../model/context';
 
 /**
  * The `_id` of a posted document: the body's, kept as given when it is a non-empty string,

@@ -1,14 +1,13 @@
 import { bindNewDocument } from '../access/writes';
-import type { RequestContext } from '../context';
 import { applyBeforeWrite } from '../hooks';
 import { idToString } from '@store/common';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
-import type { RouteResult } from '../respond';
 import type { Document } from '@store/common';
 import { stampCreated } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { idForNewDocument } from './body-id';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */
 function location(ctx: RequestContext, id: unknown): string {

@@ -1,8 +1,7 @@
-import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { idFilter } from '@store/common';
-import type { RouteResult } from '../respond';
 import { documentNotFound } from './not-found';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /** `DELETE /<res>/<id>`: 204 without a body; 404 when no document the caller may delete has the id. */
 export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> {

@@ -1,11 +1,10 @@
-import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { idFilter } from '@store/common';
 import { presentOne } from '../present';
 import { relationProjection, resolveRelations, wantsRelations } from '../relations';
-import type { RouteResult } from '../respond';
 import type { Document } from '@store/common';
 import { documentNotFound } from './not-found';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * `GET /<res>/<id>`: the document, with `$select` applied and its `$populate` / `$fill`

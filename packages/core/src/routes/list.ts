@@ -1,6 +1,5 @@
-import type { RequestContext } from '../context';
 import { readList } from '../read-list';
-import type { RouteResult } from '../respond';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * `GET /<res>`: the page of documents the query selects, with `$populate` / `$fill`, or

@@ -1,5 +1,4 @@
 import { protectPatch } from '../access/writes';
-import type { RequestContext } from '../context';
 import { storeError } from '../error-codes';
 import { requestFilter } from '../filters';
 import { applyBeforeWrite } from '../hooks';
@@ -7,12 +6,12 @@ import { idFilter } from '@store/common';
 import { applySet, checkNoOverlap } from '../merge-set';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
-import type { RouteResult } from '../respond';
 import type { Document } from '@store/common';
 import { stampPatched } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { checkBodyIdMatchesPath } from './body-id';
 import { documentNotFound } from './not-found';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /** The `$set` of a PATCH body: `_id` must name the path's document and is then left out. */
 function setOf(ctx: RequestContext, body: Document): Document {

@@ -1,15 +1,14 @@
 import { protectReplacement } from '../access/writes';
-import type { RequestContext } from '../context';
 import { requestFilter } from '../filters';
 import { applyBeforeWrite } from '../hooks';
 import { idFilter } from '@store/common';
 import { parseJsonBody } from '../parse-body';
 import { presentOne } from '../present';
-import type { RouteResult } from '../respond';
 import { stampReplaced } from '../timestamps';
 import { validateBody } from '../validate-body';
 import { checkBodyIdMatchesPath } from './body-id';
 import { documentNotFound } from './not-found';
+import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * `PUT /<res>/<id>`: replaces the document with the body (after `beforeWrite`), keeping its

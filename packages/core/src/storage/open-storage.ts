@@ -8,9 +8,7 @@
  */
 import { ENGINE_NAME, invalidOption, type StoreDb } from '@store/common';
 import type { MongoClient } from 'mongodb';
-
-/** What the `db` option accepts. */
-export type StorageOption = StoreDb | MongoClient | string | undefined | null;
+import type { StorageOption } from '../model/config';
 
 /** An opened storage. */
 export interface OpenedStorage {

@@ -1,5 +1,6 @@
 import { isStoreError } from '@store/common';
-import { resolveStoreOptions, type StoreConfig } from '../../src/options';
+import { resolveStoreOptions } from '../../src/options';
+import type { StoreConfig } from '../../src/model/config';
 
 /** What a configuration error tells its reader: its stable code, the option it names, and its message. */
 export interface OptionError {

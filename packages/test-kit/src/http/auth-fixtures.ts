@@ -6,7 +6,8 @@
 import { magicAuth, type UserAuthConfig } from '@store/auth-magic';
 import { createCapturingMailer } from '@store/auth-magic/testing';
 import { startSmtpServer, type TestSmtpServer } from '../smtp';
-import type { StoreConfig, StoreDb } from '@store/core';
+import type { StoreDb } from '@store/common';
+import type { StoreConfig } from '@store/core';
 import type { Start } from './fixtures';
 import type { Json, ServeOptions } from './harness';
 

@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect } from 'vitest';
-import type { StoreConfig, StoreDb } from '@store/core';
+import type { StoreDb } from '@store/common';
+import type { StoreConfig } from '@store/core';
 import type { EngineUnderTest } from '@store/test-kit';
 
 /** How the suite wants the store mounted. */

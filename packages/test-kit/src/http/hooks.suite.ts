@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ids, type Start } from './fixtures';
 import { expectProblem, type Json } from './harness';
 import { hiddenAndSchemaTests } from './hidden-schema.suite';
+import { hookContextTests } from './hook-context.suite';
 import { related, storedTasks, TASKS, todo } from './hook-fixtures';
 
 /** An error a hook throws: the `status` and `code` it carries ask for the answer. */
@@ -12,6 +13,7 @@ export function hookTests(start: Start): void {
   describe('hooks.beforeRead', () => beforeReadTests(start));
   describe('hooks.beforeWrite', () => beforeWriteTests(start));
   describe('hooks.afterRead', () => afterReadTests(start));
+  hookContextTests(start);
   hiddenAndSchemaTests(start);
 }
 

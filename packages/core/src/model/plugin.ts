@@ -4,17 +4,10 @@
  * option (`resources.<name>.<option>`), is resolved with the store's options at `createStore`,
  * and started once storage is open.
  */
-import type { Document, ErrorCodeTable, StoreDb } from '@store/common';
+import type { ErrorCodeTable, StoreDb } from '@store/common';
 import type { CompiledQuery } from '@store/query';
-import type { AccessConfig } from '../access/rules';
-import type { StoreLogger, StoreRequest } from '../types';
-
-/** The live session a request carries (`Authorization: Bearer` or a cookie), as a plugin finds it. */
-export interface RequestSession {
-  /** The signed-in user's document. */
-  readonly user: Document;
-  readonly expiresAt: Date;
-}
+import type { AccessConfig, RequestSession } from './hooks';
+import type { StoreLogger, StoreRequest } from './http';
 
 /** What a plugin learns, at `createStore`, about the option it claims and the store. */
 export interface PluginSetupInput {

@@ -1,0 +1,184 @@
+/** What `createStore(config)` takes: the store's options and each resource's, with their defaults. Types only. */
+import type { StoreDb } from '@store/common';
+import type { RelationConstraint } from '@store/populate';
+import type { MongoClient } from 'mongodb';
+import type { AccessConfig, HookContext, ResourceHooks } from './hooks';
+import type { StoreLogger } from './http';
+import type { PluginResourceOptions, StorePlugin } from './plugin';
+
+/** What the `db` option accepts. */
+export type StorageOption = StoreDb | MongoClient | string | undefined | null;
+
+/** What `db` accepts: a driver `Db` or embedded db, a `MongoClient`, or a connection string. */
+export type StoreDbOption = StorageOption;
+
+/** Store-wide options of `$populate`, `$fill` and nested routes: `createStore({ populate })`. */
+export interface PopulateConfig {
+  /**
+   * Most related documents added to one document, whatever a constraint's `limit` says, so one
+   * parent with a million children cannot exhaust memory. The rest is reachable through the
+   * nested route, with paging.
+   * @default 1000
+   */
+  perParentCap?: number;
+  /**
+   * Most `$populate` + `$fill` names in one request (more is a 400 `too_many_relations`).
+   * @default 10
+   */
+  maxRelations?: number;
+  /**
+   * Batched queries per relation before one bounded query per crowded document (see
+   * `@store/populate`, "Caps").
+   * @default 2
+   */
+  batchRounds?: number;
+}
+
+/**
+ * Server-side constraint on one relation, `resources.<resource>.population.<relation>`:
+ * `{ match, sort, order, limit }`, `match` a filter or a function of the request context.
+ */
+export type PopulationConstraint = RelationConstraint<HookContext>;
+
+/**
+ * Options of one resource, under `resources.<name>`; plugins add theirs (`auth` with
+ * `@store/auth-magic`) through {@link PluginResourceOptions}.
+ */
+export interface ResourceConfig extends PluginResourceOptions {
+  /**
+   * Store `createdAt` / `updatedAt` Dates on this resource.
+   * @default the global `timestamps`
+   */
+  timestamps?: boolean;
+  /**
+   * Fields `$search` looks in. A text index over them is ensured at start-up; `$search` on a
+   * resource without searchable fields is a 400 `invalid_query`.
+   * @default []
+   */
+  search?: string[];
+  /**
+   * Fields holding GeoJSON. A `2dsphere` index on each is ensured at start-up; `geo:near` needs
+   * one (without it, the query answers 400 `invalid_query`), `geo:ins` / `geo:win` do not.
+   * @default []
+   */
+  geo?: string[];
+  /**
+   * The collection that holds the documents.
+   * @default the resource name
+   */
+  collection?: string;
+  /**
+   * Singular form of the resource name in reference fields (`<singular>_id`, `<singular>_ids`),
+   * for names the pluralization library gets wrong: `{ staff: { singular: 'staffer' } }`.
+   * @default pluralize.singular(name): `companies` -> `company`, `people` -> `person`
+   */
+  singular?: string;
+  /**
+   * Server-side constraints per relation, `population.<related resource> = { match, sort,
+   * order, limit }` (`match` a filter or a function of the request context, `limit` per
+   * document). The reference fields of each declared relation are indexed at start-up.
+   * @default {}
+   */
+  population?: Record<string, PopulationConstraint>;
+  /**
+   * Who may do what (see docs/access.md): one rule for every operation, or
+   * `{ read, create, update, delete }` (an operation left out is `"none"`). A rule is `"public"`,
+   * `"authenticated"`, `"owner"`, `"none"` or a function of the request context.
+   * @default the store's `defaultAccess` (a plugin may set another: `"owner"` on `_id` for the user resource of `auth`)
+   */
+  access?: AccessConfig;
+  /**
+   * The field `"owner"` rules compare with the signed-in user's `_id` (a top-level field).
+   * @default "user_id"
+   */
+  ownerField?: string;
+  /**
+   * Fields never returned by any route or relation, and never accepted in a filter or `$sort`.
+   * @default []
+   */
+  hidden?: string[];
+  /**
+   * `beforeRead`, `beforeWrite` and `afterRead` (see docs/access.md).
+   * @default {}
+   */
+  hooks?: ResourceHooks;
+  /**
+   * JSON Schema (checked with Ajv) every `POST`, `PUT` and `PATCH` must satisfy; a `PATCH` is
+   * checked as the document it would produce. Failures answer 400 `invalid_body` with `errors`.
+   * @default undefined (no schema)
+   */
+  schema?: Record<string, unknown>;
+}
+
+/** The configuration of a store: what `createStore(config)` takes. */
+export interface StoreConfig {
+  /**
+   * Where documents live: a driver `Db` or an embedded db, a `MongoClient` (its default
+   * database), or a MongoDB connection string (the store opens and closes that client).
+   * @default undefined (or null): a fresh in-memory embedded engine, closed by `close()`
+   */
+  db?: StoreDbOption;
+  /**
+   * Per-resource options, keyed by resource name.
+   * @default {}
+   */
+  resources?: Record<string, ResourceConfig>;
+  /**
+   * Route only the resources declared in `resources`; other names pass to the next handler.
+   * @default false
+   */
+  restrict?: boolean;
+  /**
+   * The access of every resource that declares no `access` (undeclared resources included):
+   * a rule or `{ read, create, update, delete }`, as `resources.<name>.access`.
+   * @default "public"
+   */
+  defaultAccess?: AccessConfig;
+  /**
+   * Public address of the store, used in `Location` headers (`<baseUrl>/<res>/<id>`).
+   * @default undefined: the path the store is mounted at (`/api` under `app.use('/api', ...)`)
+   */
+  baseUrl?: string;
+  /**
+   * Page size when a list request has no `$limit`.
+   * @default 10
+   */
+  defaultLimit?: number;
+  /**
+   * Largest page size; a larger `$limit` is clamped to it.
+   * @default 1000
+   */
+  maxLimit?: number;
+  /**
+   * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
+   * @default "1mb"
+   */
+  bodyLimit?: number | string;
+  /**
+   * Store `createdAt` / `updatedAt` Dates on every resource (a resource can override it).
+   * @default false
+   */
+  timestamps?: boolean;
+  /**
+   * Key of the HMAC over every stored sign-in secret and session token (`STORE_SECRET`), at
+   * least 16 characters. Keep it stable: changing it ends every session.
+   * @default a random secret per process, with one warning (only when auth is configured)
+   */
+  secret?: string;
+  /**
+   * `$populate`, `$fill` and nested routes: the per-document cap, relations per request.
+   * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2 }
+   */
+  populate?: PopulateConfig;
+  /**
+   * Plugins, each claiming a resource option: `[magicAuth]` from `@store/auth-magic` turns
+   * `resources.user.auth` into passwordless login.
+   * @default []
+   */
+  plugins?: readonly StorePlugin[];
+  /**
+   * Receives the causes of 500 answers and warnings.
+   * @default console
+   */
+  logger?: StoreLogger;
+}

@@ -1,0 +1,65 @@
+/** What one request carries through core, and what a route answers. Types only. */
+import type { Document, StoreCollection, StoreDb } from '@store/common';
+import type { CompiledQuery } from '@store/query';
+import type { Operation, RequestSession } from './hooks';
+import type { StoreRequest } from './http';
+import type { ResolvedStoreOptions } from './options';
+import type { ResolvedResource, RouteMatch } from './resource';
+
+/** What the access rule (and `beforeRead`) let one request do on one resource. */
+export interface AccessGrant {
+  /** ANDed outside every filter the request brings, in every query on the resource. */
+  readonly filter: Document;
+  /**
+   * Fields the rule fixes, with their value: the owner field under `"owner"` (the user's `_id`),
+   * the equality fields of a function's filter (`{ team: "red" }`). A create sets them; an
+   * update may not change them.
+   */
+  readonly bound: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Everything one request carries through the handler. Access rules, hooks and sessions
+ * plug in here: they read `request`, `resource`, `query` and `flags`, and use `db`.
+ */
+export interface RequestContext {
+  readonly request: StoreRequest;
+  /** The upper-case method. */
+  readonly method: string;
+  /** What the method does to `resource`: `read`, `create`, `update` or `delete`. */
+  readonly operation: Operation;
+  readonly options: ResolvedStoreOptions;
+  readonly db: StoreDb;
+  /** The route the path matched: the resource, and the id and child resource when present. */
+  readonly route: RouteMatch;
+  readonly resource: ResolvedResource;
+  /** The collection of `resource`. */
+  readonly collection: StoreCollection;
+  /** The compiled query string (every route compiles it, so flags and bad parameters count everywhere). */
+  readonly query: CompiledQuery;
+  /** `$$name=value` flags: never filters; for hooks and access rules. */
+  readonly flags: CompiledQuery['flags'];
+  /** The request's clock: one instant for every timestamp a request writes. */
+  readonly now: Date;
+  /** The signed-in user, or `null`: for access rules and hooks (a bad or expired token counts as none). */
+  readonly user: Document | null;
+  /** The session the request carries, or `null`. */
+  readonly session: RequestSession | null;
+  /**
+   * What the access rule of `resource` grants this request (its filter is ANDed outside every
+   * filter the request brings); open until the handler evaluated the rule.
+   */
+  readonly access: AccessGrant;
+}
+
+/** What a route answers, before serialization. */
+export interface RouteResult {
+  status: number;
+  /** The JSON body; absent for 204. */
+  data?: unknown;
+  /** Extra headers, lower-case names. */
+  headers?: Record<string, string>;
+}
+
+/** One route: a function of the request context. */
+export type RouteHandler = (ctx: RequestContext) => Promise<RouteResult>;

@@ -1,0 +1,52 @@
+/** The store's options once resolved: defaults applied, every value checked. Types only. */
+import type { ResolvedPopulateOptions } from '@store/populate';
+import type { StoreDbOption } from './config';
+import type { HookContext } from './hooks';
+import type { StoreLogger } from './http';
+import type { PluginInstance, StorePlugin } from './plugin';
+import type { ResolvedAccess, ResolvedResource } from './resource';
+
+/** A relation declared under `population`: its reference fields are indexed at start-up. */
+export interface DeclaredRelation {
+  /** The resource whose `population` declares it (the parent, read as `$populate`). */
+  readonly resource: string;
+  /** The related resource (the key under `population`). */
+  readonly relation: string;
+}
+
+/** What `resolveRelationOptions` gives the resolved store options. */
+export interface ResolvedRelationOptions {
+  readonly populate: ResolvedPopulateOptions<HookContext>;
+  readonly relations: readonly DeclaredRelation[];
+}
+
+/** A plugin that is on, for one resource of one store. */
+export interface ActivePlugin {
+  readonly plugin: StorePlugin;
+  /** The resource carrying the claimed option, as configured (`user`). */
+  readonly resourceName: string;
+  readonly instance: PluginInstance;
+}
+
+/** {@link StoreConfig} with defaults applied and every value checked. */
+export interface ResolvedStoreOptions {
+  readonly db: StoreDbOption;
+  readonly resources: ReadonlyMap<string, ResolvedResource>;
+  readonly restrict: boolean;
+  readonly baseUrl: string | undefined;
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+  readonly bodyLimit: number;
+  readonly timestamps: boolean;
+  readonly logger: StoreLogger;
+  /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
+  readonly populate: ResolvedPopulateOptions<HookContext>;
+  /** Relations declared under `resources.<name>.population`, whose reference fields are indexed. */
+  readonly relations: readonly DeclaredRelation[];
+  /** The plugins that are on (their option set and enabled), resolved once. */
+  readonly plugins: readonly ActivePlugin[];
+  /** Collections never routable as resources: the plugins' own. */
+  readonly internalCollections: ReadonlySet<string>;
+  /** The access of resources that declare none (undeclared ones included). */
+  readonly defaultAccess: ResolvedAccess;
+}
