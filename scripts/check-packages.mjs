@@ -4,7 +4,7 @@
 // versions as on publish) into a temporary folder, then lints each tarball with publint (package.json
 // fields against the packed files; warnings count as errors) and @arethetypeswrong/cli (its types under
 // every TypeScript module resolution). Exits 1 when either finds a problem in any package.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,9 @@ try {
     if (!existsSync(join(dir, 'dist'))) {
       throw new Error(`${manifest.name} has no dist/: run \`pnpm build\` first`);
     }
-    execFileSync('pnpm', ['pack', '--pack-destination', out], { cwd: dir, stdio: 'ignore' });
+    const pack = spawnSync('pnpm', ['pack', '--pack-destination', out], { cwd: dir, encoding: 'utf8' });
+    if (pack.error) throw pack.error;
+    if (pack.status !== 0) throw new Error(`pnpm pack failed in ${dir}:\n${pack.stdout}${pack.stderr}`);
     const tarball = join(out, `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`);
     const run = { cwd: root, stdio: 'inherit' };
     const publint = passed(spawnSync('pnpm', ['exec', 'publint', 'run', '--strict', tarball], run));
