@@ -5,8 +5,8 @@
  * interface come from `@store/common`.
  */
 
-export { ERROR_CODES, type ErrorCode, storeError } from './error-codes';
-export { createStoreHandler } from './handler';
+export { ERROR_CODES, type ErrorCode, storeError } from './http/error-codes';
+export { createStoreHandler } from './http/handler';
 export type {
   PopulateConfig,
   PopulationConstraint,
@@ -47,8 +47,8 @@ export type {
   StorePlugin,
 } from './model/plugin';
 export type { ResolvedResource } from './model/resource';
-export { resolveStoreOptions } from './options';
-export { isJsonContentType, parseJsonBody } from './parse-body';
-export { receiveBody } from './read-body';
-export { type Problem, renderError } from './render-error';
-export { findResource } from './resources';
+export { resolveStoreOptions } from './config/options';
+export { isJsonContentType, parseJsonBody } from './http/parse-body';
+export { receiveBody } from './http/read-body';
+export { type Problem, renderError } from './http/render-error';
+export { findResource } from './config/resources';

@@ -1,4 +1,4 @@
-import { storeError } from '../error-codes';
+import { storeError } from '../http/error-codes';
 import type { Document } from '@store/common';
 import { reachedField } from './field-paths';
 

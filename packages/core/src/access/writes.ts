@@ -1,5 +1,5 @@
 import { idKey, isObjectId } from '@store/populate';
-import { storeError } from '../error-codes';
+import { storeError } from '../http/error-codes';
 import type { Document } from '@store/common';
 import { reachedField } from './field-paths';
 import type { RequestContext } from '../model/context';

@@ -1,7 +1,7 @@
 import { compileQuery } from '@store/query';
-import { renderError } from '../render-error';
-import { respond } from '../respond';
-import type { StartedStorage } from '../start-storage';
+import { renderError } from '../http/render-error';
+import { respond } from '../http/respond';
+import type { StartedStorage } from '../storage/start-storage';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginAnswer, PluginInstance } from '../model/plugin';

@@ -1,5 +1,5 @@
 import { isStoreError } from '@store/common';
-import { resolveStoreOptions } from '../../src/options';
+import { resolveStoreOptions } from '../../src/config/options';
 import type { StoreConfig } from '../../src/model/config';
 
 /** What a configuration error tells its reader: its stable code, the option it names, and its message. */

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { optionError } from '../../test/support/option-error';
+import { resolveStoreOptions } from './options';
+import type { StoreConfig } from '../model/config';
+
+describe('resolveStoreOptions', () => {
+  it('applies every default', () => {
+    const options = resolveStoreOptions({});
+    expect(options).toMatchObject({
+      db: undefined,
+      restrict: false,
+      baseUrl: undefined,
+      defaultLimit: 10,
+      maxLimit: 1000,
+      bodyLimit: 1024 * 1024,
+      timestamps: false,
+      logger: console,
+    });
+    expect(options.resources.size).toBe(0);
+  });
+
+  it('keeps a default when an option is explicitly undefined', () => {
+    expect(resolveStoreOptions({ defaultLimit: undefined, bodyLimit: undefined })).toMatchObject({
+      defaultLimit: 10,
+      bodyLimit: 1024 * 1024,
+    });
+  });
+
+  it.each([
+    [512, 512],
+    ['2048', 2048],
+    ['512b', 512],
+    ['100kb', 102_400],
+    ['1mb', 1_048_576],
+    ['1.5MB', 1_572_864],
+    ['1gb', 1024 ** 3],
+  ])('reads bodyLimit %j as %i bytes', (bodyLimit, bytes) => {
+    expect(resolveStoreOptions({ bodyLimit }).bodyLimit).toBe(bytes);
+  });
+
+  it('resolves a declared resource with the global timestamps default', () => {
+    const options = resolveStoreOptions({
+      timestamps: true,
+      resources: {
+        posts: { search: ['title', 'author.name'] },
+        notes: { timestamps: false, collection: 'my-notes' },
+      },
+    });
+    expect(options.resources.get('posts')).toEqual({
+      name: 'posts',
+      collection: 'posts',
+      timestamps: true,
+      search: ['title', 'author.name'],
+      geo: [],
+      declared: true,
+      access: options.defaultAccess,
+      hidden: [],
+      managed: [],
+      hooks: {},
+      validate: undefined,
+    });
+    expect(options.resources.get('notes')).toMatchObject({
+      collection: 'my-notes',
+      timestamps: false,
+      search: [],
+    });
+  });
+
+  it('strips trailing slashes from baseUrl', () => {
+    expect(resolveStoreOptions({ baseUrl: 'https://example.com/api/' }).baseUrl).toBe(
+      'https://example.com/api',
+    );
+  });
+
+  it.each([
+    ['a config that is not an object', 42, 'config'],
+    ['an unknown top-level option', { dbb: 'x' }, 'dbb'],
+    ['db of the wrong type', { db: 42 }, 'db'],
+    ['db as a string that is not a MongoDB URI', { db: 'postgres://x' }, 'db'],
+    ['resources that is not an object', { resources: [] }, 'resources'],
+    ['an invalid resource name', { resources: { 'bad name': {} } }, 'resources.bad name'],
+    ['a resource config that is not an object', { resources: { posts: true } }, 'resources.posts'],
+    ['an unknown resource option', { resources: { posts: { acess: 'public' } } }, 'resources.posts.acess'],
+    [
+      'a non-boolean resource timestamps',
+      { resources: { posts: { timestamps: 'yes' } } },
+      'resources.posts.timestamps',
+    ],
+    ['search that is not an array', { resources: { posts: { search: 'title' } } }, 'resources.posts.search'],
+    [
+      'a search field starting with $',
+      { resources: { posts: { search: ['$where'] } } },
+      'resources.posts.search[0]',
+    ],
+    [
+      'an empty search path segment',
+      { resources: { posts: { search: ['a..b'] } } },
+      'resources.posts.search[0]',
+    ],
+    ['an empty collection name', { resources: { posts: { collection: '' } } }, 'resources.posts.collection'],
+    [
+      'a collection name with $',
+      { resources: { posts: { collection: 'a$b' } } },
+      'resources.posts.collection',
+    ],
+    [
+      'a system collection',
+      { resources: { posts: { collection: 'system.users' } } },
+      'resources.posts.collection',
+    ],
+    ['a non-boolean restrict', { restrict: 1 }, 'restrict'],
+    ['a relative baseUrl', { baseUrl: 'api' }, 'baseUrl'],
+    ['a non-http baseUrl', { baseUrl: 'ftp://example.com' }, 'baseUrl'],
+    ['a zero defaultLimit', { defaultLimit: 0 }, 'defaultLimit'],
+    ['a fractional maxLimit', { maxLimit: 1.5 }, 'maxLimit'],
+    ['defaultLimit above maxLimit', { defaultLimit: 50, maxLimit: 20 }, 'defaultLimit'],
+    ['a negative bodyLimit', { bodyLimit: -1 }, 'bodyLimit'],
+    ['an unknown bodyLimit unit', { bodyLimit: '1tb' }, 'bodyLimit'],
+    ['a non-boolean timestamps', { timestamps: 'true' }, 'timestamps'],
+    ['a logger without warn', { logger: { error() {} } }, 'logger'],
+  ])('rejects %s, naming the option', (_, config, option) => {
+    const error = optionError(config);
+    expect(error.code).toBe('invalid_config');
+    expect(error.option).toBe(option);
+    expect(error.message).toContain(`"${option}"`);
+  });
+});

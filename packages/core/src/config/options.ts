@@ -1,0 +1,106 @@
+import type { ResolvedPopulateOptions } from '@store/populate';
+import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import { parseByteSize } from './byte-size';
+import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
+import { resolveRelationOptions } from './relation-options';
+import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
+import { resolveResources } from './resource-options';
+import { findResource } from './resources';
+import type { PopulateConfig, ResourceConfig, StorageOption } from '../model/config';
+import type { RequestContext } from '../model/context';
+import type { AccessConfig } from '../model/hooks';
+import type { StoreLogger } from '../model/http';
+import type { ActivePlugin, DeclaredRelation } from '../model/options';
+import type { StorePlugin } from '../model/plugin';
+import type { ResolvedAccess, ResolvedResource } from '../model/resource';
+import type { StoreConfig, StoreDbOption } from '../model/config';
+import type { ResolvedStoreOptions } from '../model/options';
+
+const STORE_OPTIONS = [
+  'db',
+  'resources',
+  'restrict',
+  'defaultAccess',
+  'baseUrl',
+  'defaultLimit',
+  'maxLimit',
+  'bodyLimit',
+  'timestamps',
+  'populate',
+  'secret',
+  'plugins',
+  'logger',
+] as const satisfies readonly (keyof StoreConfig)[];
+
+function checkDb(value: unknown): StoreDbOption {
+  const isConnectionString = typeof value === 'string' && /^mongodb(\+srv)?:\/\/./.test(value);
+  const hasMethod = (name: string) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[name] === 'function';
+  const isClient = hasMethod('db') && hasMethod('connect');
+  if (value !== undefined && value !== null && !isConnectionString && !hasMethod('collection') && !isClient) {
+    invalidOption('db', 'expected a MongoDB connection string, a MongoClient, a Db or an embedded db');
+  }
+  return value as StoreDbOption;
+}
+
+function checkLogger(value: unknown): StoreLogger {
+  const logger = value as Partial<StoreLogger> | null;
+  if (typeof logger?.error !== 'function' || typeof logger.warn !== 'function') {
+    invalidOption('logger', 'expected an object with error() and warn() methods, such as console');
+  }
+  return logger as StoreLogger;
+}
+
+/**
+ * Applies the defaults of {@link StoreConfig} and checks every value, throwing a
+ * `StoreError` with code `invalid_config` whose message names the offending option.
+ */
+export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOptions {
+  checkKeys(config, '', STORE_OPTIONS);
+  const timestamps = checkBoolean(config.timestamps ?? false, 'timestamps');
+  const maxLimit = checkInteger(config.maxLimit ?? 1000, 'maxLimit', 1);
+  const defaultLimit = checkInteger(config.defaultLimit ?? 10, 'defaultLimit', 1);
+  if (defaultLimit > maxLimit) invalidOption('defaultLimit', `must not exceed maxLimit (${maxLimit})`);
+  const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
+  if (bodyLimit === undefined)
+    invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
+  const defaultAccessConfig = config.defaultAccess ?? 'public';
+  const defaultAccess = resolveAccess(defaultAccessConfig, 'defaultAccess', DEFAULT_OWNER_FIELD);
+  const plugins = checkPlugins(config.plugins ?? []);
+  const declared = resolveResources(config.resources ?? {}, {
+    timestamps,
+    access: defaultAccessConfig,
+    plugins,
+  });
+  const restrict = checkBoolean(config.restrict ?? false, 'restrict');
+  const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
+  const logger = checkLogger(config.logger ?? console);
+  const resourceConfig = (config.resources ?? {}) as Record<string, Record<string, unknown>>;
+  const store = { secret: config.secret, baseUrl, bodyLimit, logger };
+  const active = setupPlugins(plugins, declared, resourceConfig, store);
+  const routed = routePluginResources(declared, active, resourceConfig);
+  const { resources, internalCollections } = routed;
+  const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
+  const routable = (name: string) => findResource(table, name) !== undefined;
+  return {
+    db: checkDb(config.db),
+    resources,
+    restrict,
+    baseUrl,
+    defaultLimit,
+    maxLimit,
+    bodyLimit,
+    timestamps,
+    logger,
+    plugins: active,
+    internalCollections,
+    defaultAccess,
+    ...resolveRelationOptions(
+      config.populate,
+      routed.configByRoute as Record<string, ResourceConfig>,
+      routable,
+    ),
+  };
+}

@@ -1,0 +1,104 @@
+import { isValidResourceName } from '@store/query';
+import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import { compileBodySchema } from './body-schema';
+import { checkHooks } from '../hooks/hooks';
+import {
+  checkBoolean,
+  checkCollectionName,
+  checkFieldPath,
+  checkKeys,
+  invalidOption,
+  isPlainObject,
+} from '@store/common';
+import { checkPopulation, checkSingular } from './relation-options';
+import { pluginOf } from '../plugins/resolve-plugins';
+import type { PopulationConstraint } from '../model/config';
+import type { AccessConfig, ResourceHooks } from '../model/hooks';
+import type { PluginResourceOptions, StorePlugin } from '../model/plugin';
+import type { ResolvedResource } from '../model/resource';
+import type { ResourceConfig } from '../model/config';
+
+function checkFieldList(value: unknown, option: string): string[] {
+  if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');
+  return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
+}
+
+/** Per-resource option checks: adding an option is one line here (and one field above). */
+const RESOURCE_OPTIONS = {
+  timestamps: checkBoolean,
+  search: checkFieldList,
+  geo: checkFieldList,
+  collection: checkCollectionName,
+  singular: checkSingular,
+  population: checkPopulation,
+  access: (value, option) => resolveAccess(value, option, DEFAULT_OWNER_FIELD),
+  ownerField: checkOwnerField,
+  hidden: checkFieldList,
+  hooks: checkHooks,
+  schema: compileBodySchema,
+} satisfies Record<
+  Exclude<keyof ResourceConfig, keyof PluginResourceOptions>,
+  (value: unknown, option: string) => unknown
+>;
+
+/** Resource options of the store's own plugins, and how to turn each on (for a clear message). */
+const PLUGIN_HINTS: Readonly<Record<string, string>> = {
+  auth: "add `plugins: [magicAuth]` (import { magicAuth } from '@store/auth-magic')",
+};
+
+/** What every resource inherits from the store's options. */
+interface ResourceDefaults {
+  readonly timestamps: boolean;
+  /** `defaultAccess` as configured (resolved per resource, with its `ownerField`). */
+  readonly access: AccessConfig;
+  /** Plugins by the resource option they claim (`auth`). */
+  readonly plugins: ReadonlyMap<string, StorePlugin>;
+}
+
+function resolveResource(name: string, value: unknown, defaults: ResourceDefaults): ResolvedResource {
+  const option = `resources.${name}`;
+  if (!isValidResourceName(name))
+    invalidOption(option, 'a resource name matches ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
+  const known = [...Object.keys(RESOURCE_OPTIONS), ...defaults.plugins.keys()];
+  for (const [key, hint] of Object.entries(PLUGIN_HINTS)) {
+    if (isPlainObject(value) && value[key] !== undefined && !defaults.plugins.has(key)) {
+      invalidOption(`${option}.${key}`, `no plugin claims this option: ${hint}`);
+    }
+  }
+  const config = checkKeys(value, option, known) as ResourceConfig;
+  const plugin = pluginOf(config as Record<string, unknown>, defaults.plugins);
+  const collection = RESOURCE_OPTIONS.collection(
+    config.collection ?? plugin?.defaultCollection?.(name) ?? name,
+    `${option}.collection`,
+  );
+  return {
+    name,
+    collection,
+    timestamps: RESOURCE_OPTIONS.timestamps(config.timestamps ?? defaults.timestamps, `${option}.timestamps`),
+    search: Object.freeze(RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`)),
+    geo: Object.freeze(RESOURCE_OPTIONS.geo(config.geo ?? [], `${option}.geo`)),
+    declared: true,
+    access: resolveAccess(
+      config.access ?? defaults.access,
+      config.access === undefined ? 'defaultAccess' : `${option}.access`,
+      RESOURCE_OPTIONS.ownerField(config.ownerField ?? DEFAULT_OWNER_FIELD, `${option}.ownerField`),
+    ),
+    hidden: Object.freeze(RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`)),
+    managed: [],
+    hooks: Object.freeze({ ...RESOURCE_OPTIONS.hooks(config.hooks ?? {}, `${option}.hooks`) }),
+    validate:
+      config.schema === undefined ? undefined : RESOURCE_OPTIONS.schema(config.schema, `${option}.schema`),
+  };
+}
+
+/** Resolves `resources` (each value checked, naming the option) with the store's defaults. */
+export function resolveResources(
+  value: unknown,
+  defaults: ResourceDefaults,
+): ReadonlyMap<string, ResolvedResource> {
+  if (!isPlainObject(value)) invalidOption('resources', 'expected an object keyed by resource name');
+  const resources = value;
+  return new Map(
+    Object.entries(resources).map(([name, config]) => [name, resolveResource(name, config, defaults)]),
+  );
+}

@@ -1,0 +1,30 @@
+import { isValidResourceName } from '@store/query';
+import type { ResourceHooks } from '../model/hooks';
+import type { BodyValidator, ResolvedAccess } from '../model/resource';
+import type { ResolvedResource, ResourceTable } from '../model/resource';
+
+/**
+ * The resource a path segment names, or `undefined` when it is not routable: an invalid
+ * name, an internal collection (by name, or as a declared resource's collection), or an
+ * undeclared name under `restrict: true`.
+ */
+export function findResource(table: ResourceTable, name: string): ResolvedResource | undefined {
+  const internal = table.internalCollections;
+  if (!isValidResourceName(name) || internal.has(name)) return undefined;
+  const declared = table.resources.get(name);
+  if (declared) return internal.has(declared.collection) ? undefined : declared;
+  if (table.restrict) return undefined;
+  return {
+    name,
+    collection: name,
+    timestamps: table.timestamps,
+    search: [],
+    geo: [],
+    declared: false,
+    access: table.defaultAccess,
+    hidden: [],
+    managed: [],
+    hooks: {},
+    validate: undefined,
+  };
+}

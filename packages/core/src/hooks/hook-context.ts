@@ -1,0 +1,57 @@
+import { isPlainObject, type StoreCollection, StoreError } from '@store/common';
+import type { RequestContext } from '../model/context';
+import type { HookContext } from '../model/hooks';
+import { findResource } from '../config/resources';
+
+/** Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as they are). */
+function deepFreeze<T>(value: T): T {
+  if (Array.isArray(value) || isPlainObject(value)) {
+    for (const child of Object.values(value as object)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const made = new WeakMap<RequestContext, HookContext>();
+
+/**
+ * The narrow context application code receives for `ctx`: the request's facts, the resource and
+ * operation, the frozen compiled query, the user and session, and the collections of routable
+ * resources only. Made once per request context.
+ */
+export function hookContext(ctx: RequestContext): HookContext {
+  const known = made.get(ctx);
+  if (known !== undefined) return known;
+  const { request, options } = ctx;
+  const collection = (resourceName: string): StoreCollection => {
+    const resource = findResource(options, resourceName);
+    if (resource === undefined) {
+      throw new StoreError(500, 'internal', `A hook asked for "${resourceName}", which no route reaches.`);
+    }
+    return ctx.db.collection(resource.collection);
+  };
+  const hook: HookContext = Object.freeze({
+    request: Object.freeze({
+      method: request.method,
+      path: request.path,
+      rawQuery: request.rawQuery,
+      headers: request.headers,
+      ip: request.ip,
+    }),
+    method: ctx.method,
+    operation: ctx.operation,
+    resource: Object.freeze({
+      name: ctx.resource.name,
+      collection: ctx.resource.collection,
+      declared: ctx.resource.declared,
+    }),
+    query: deepFreeze(ctx.query),
+    flags: ctx.flags,
+    user: ctx.user,
+    session: ctx.session,
+    now: ctx.now,
+    db: Object.freeze({ collection }),
+  });
+  made.set(ctx, hook);
+  return hook;
+}

@@ -1,0 +1,47 @@
+import { type CompiledQuery, compileQuery } from '@store/query';
+import { OPEN_GRANT } from '../access/grant';
+import { OPERATION_OF_METHOD } from '../access/rules';
+import type { Document, StoreCollection, StoreDb } from '@store/common';
+import type { AccessGrant } from '../model/context';
+import type { Operation, RequestSession } from '../model/hooks';
+import type { StoreRequest } from '../model/http';
+import type { ResolvedStoreOptions } from '../model/options';
+import type { ResolvedResource, RouteMatch } from '../model/resource';
+import type { RequestContext } from '../model/context';
+
+/**
+ * Builds the context of a matched request (with the session the handler looked up); throws the
+ * query's 400 for a bad query string.
+ */
+export function createContext(
+  request: StoreRequest,
+  options: ResolvedStoreOptions,
+  db: StoreDb,
+  route: RouteMatch,
+  session: RequestSession | null = null,
+): RequestContext {
+  const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
+  const query = compileQuery(rawQuery, { defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
+  const method = request.method.toUpperCase();
+  return {
+    request,
+    method,
+    operation: OPERATION_OF_METHOD[method] ?? 'read',
+    options,
+    db,
+    route,
+    resource: route.resource,
+    collection: db.collection(route.resource.collection),
+    query,
+    flags: query.flags,
+    now: new Date(),
+    user: session?.user ?? null,
+    session,
+    access: OPEN_GRANT,
+  };
+}
+
+/** `ctx` turned to another resource (a nested route's children, a relation): same request, no grant yet. */
+export function contextFor(ctx: RequestContext, resource: ResolvedResource): RequestContext {
+  return { ...ctx, resource, collection: ctx.db.collection(resource.collection), access: OPEN_GRANT };
+}

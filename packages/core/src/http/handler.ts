@@ -1,0 +1,103 @@
+import { authorize, isOpenAccess } from '../access/grant';
+import { createContext } from './context';
+import { resolveStoreOptions } from '../config/options';
+import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
+import { renderError } from './render-error';
+import { respond } from './respond';
+import { routeFor } from './route-table';
+import { matchRoute } from './router';
+import { type StartedStorage, startStorage } from '../storage/start-storage';
+import type { StoreConfig } from '../model/config';
+import type { RequestSession } from '../model/hooks';
+import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
+import type { ResolvedStoreOptions } from '../model/options';
+
+/** Open storage as one store holds it: the promise, and its value once it settled. */
+interface StorageHandle {
+  readonly promise: Promise<StartedStorage>;
+  /** Set when `promise` fulfilled, so a request does not wait a tick for it. */
+  value: StartedStorage | undefined;
+}
+
+/** The session a request carries, from the first plugin that finds one; `null` otherwise. */
+async function findSession(request: StoreRequest, started: StartedStorage): Promise<RequestSession | null> {
+  for (const { runtime } of started.plugins) {
+    const session = (await runtime.findSession?.(request)) ?? null;
+    if (session !== null) return session;
+  }
+  return null;
+}
+
+async function answerResource(
+  request: StoreRequest,
+  options: ResolvedStoreOptions,
+  storage: StorageHandle,
+): Promise<StoreResponse | null> {
+  const match = matchRoute(request.path, options);
+  if (!match) return null;
+  try {
+    const route = routeFor(match.kind, request.method);
+    const started = storage.value ?? (await storage.promise);
+    const session = await findSession(request, started);
+    const base = createContext(request, options, started.db, match, session);
+    const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
+    return respond(await route(ctx));
+  } catch (error) {
+    return renderError(error, options.logger);
+  }
+}
+
+/**
+ * Plugin routes first (`/auth/session` would otherwise read as `/<res>/<id>`; a path under a
+ * plugin's prefix that names none of its routes is not the store's), then resource routes.
+ */
+async function answer(
+  request: StoreRequest,
+  options: ResolvedStoreOptions,
+  storage: StorageHandle,
+): Promise<StoreResponse | null> {
+  const plugin = pluginFor(request.path, options);
+  const response =
+    plugin === undefined
+      ? await answerResource(request, options, storage)
+      : await answerPlugin(request, plugin, options, storage.promise);
+  if (response === null) return null;
+  // HEAD answers carry the headers of the GET, errors included, and never a body.
+  return request.method.toUpperCase() === 'HEAD'
+    ? { status: response.status, headers: response.headers }
+    : response;
+}
+
+/**
+ * Creates the framework-agnostic store: resolves `config` (throwing a `StoreError` with code
+ * `invalid_config` that names a bad option), starts opening storage, and returns the
+ * handler adapters call. It answers `null` for paths that are neither resource routes nor
+ * routes of a plugin.
+ */
+export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
+  const options = resolveStoreOptions(config);
+  const storage = startStorage(options);
+  storage.catch((error: unknown) => {
+    options.logger.error('[@store/core] storage could not be opened', error);
+  });
+  const ready = storage.then(() => undefined);
+  // `ready` is for callers to await; a caller that does not must not crash the process.
+  ready.catch(() => undefined);
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= storage.then(
+      (started) => started.close(),
+      () => undefined,
+    );
+    return closed;
+  };
+  const handle: StorageHandle = { promise: storage, value: undefined };
+  storage.then(
+    (started) => {
+      handle.value = started;
+    },
+    () => undefined,
+  );
+  const handler = (request: StoreRequest) => answer(request, options, handle);
+  return Object.assign(handler, { ready, close });
+}

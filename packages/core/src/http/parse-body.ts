@@ -1,0 +1,65 @@
+import { sanitizeDocument } from '../write/body-rules';
+import { storeError } from './error-codes';
+import { receiveBody } from './read-body';
+import type { Document } from '@store/common';
+import type { StoreRequest } from '../model/http';
+
+/** `application/json` and every `application/<something>+json` type. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/;
+
+function headerValue(request: StoreRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Whether a `content-type` header names JSON in UTF-8 (the only charset JSON allows). */
+export function isJsonContentType(contentType: string): boolean {
+  const [type = '', ...params] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
+  return JSON_MEDIA_TYPE.test(type) && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+}
+
+function unsupported(contentType: string | undefined) {
+  const got = contentType === undefined ? 'no content-type' : `content-type ${JSON.stringify(contentType)}`;
+  return storeError('unsupported_media_type', `The request body must be application/json; got ${got}.`);
+}
+
+function required() {
+  return storeError('invalid_body', 'The request body must be a JSON object; it is empty.');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw storeError('invalid_body', 'The request body is not valid JSON.');
+  }
+}
+
+/**
+ * The JSON object body of a request, as a prototype-free document with relaxed Extended
+ * JSON applied: 415 for a non-JSON `content-type`, 413 past `limit` bytes, 400
+ * `invalid_body` for an empty body, malformed JSON, a non-object or a key breaking a rule.
+ * With `dottedKeys`, top-level keys may be dotted paths (PATCH).
+ */
+export async function parseJsonBody(
+  request: StoreRequest,
+  limit: number,
+  dottedKeys = false,
+): Promise<Document> {
+  const contentType = headerValue(request, 'content-type');
+  if (contentType !== undefined && !isJsonContentType(contentType)) throw unsupported(contentType);
+  const received = await receiveBody(request, limit);
+  const empty = received.kind === 'text' ? received.text.trim() === '' : received.value === undefined;
+  if (empty) throw required();
+  if (contentType === undefined) throw unsupported(contentType);
+  if (received.kind === 'text') return sanitizeDocument(parseJson(received.text), dottedKeys);
+  const document = sanitizeDocument(received.value, dottedKeys);
+  if (Buffer.byteLength(JSON.stringify(document)) > limit) {
+    throw storeError('payload_too_large', `The request body exceeds the limit of ${limit} bytes.`);
+  }
+  return document;
+}

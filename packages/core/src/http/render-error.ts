@@ -1,0 +1,132 @@
+import { HOOK_REFUSAL_DETAIL, isPlainObject, isStoreError, titleForStatus } from '@store/common';
+import type { StoreLogger, StoreResponse } from '../model/http';
+
+/**
+ * The RFC 9457 problem document every 4xx/5xx answer carries, plus any extension members of
+ * the error (such as `errors` of an `invalid_body`).
+ */
+export interface Problem {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  [member: string]: unknown;
+}
+
+interface Recognized {
+  status: number;
+  code: string;
+  detail: string;
+  headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+}
+
+/** Members an extension can never set: the problem's own. */
+const PROBLEM_MEMBERS: ReadonlySet<string> = new Set(['type', 'title', 'status', 'detail', 'code']);
+
+/** The extension members to render: own keys of a plain object, the problem's own members dropped. */
+function extensionMembers(extensions: unknown): Record<string, unknown> {
+  if (!isPlainObject(extensions)) return {};
+  return Object.fromEntries(Object.entries(extensions).filter(([key]) => !PROBLEM_MEMBERS.has(key)));
+}
+
+/**
+ * Database errors a request can cause (MongoDB's codes; the embedded engine raises the same),
+ * answered as 400 with a fixed detail: the database's own message may quote stored values.
+ */
+const DATABASE_USER_ERRORS: Readonly<Record<number, Omit<Recognized, 'status'>>> = {
+  2: { code: 'invalid_query', detail: 'The database refused a value of the query.' },
+  14: { code: 'invalid_body', detail: 'A field of the body has the wrong type for this change.' },
+  28: { code: 'invalid_body', detail: 'A dotted key goes through a field that is not an object.' },
+  40: { code: 'invalid_body', detail: 'Two keys of the body change the same field.' },
+  54: {
+    code: 'invalid_body',
+    detail: 'A dotted key goes through an array or a value that is not an object.',
+  },
+  291: {
+    code: 'invalid_query',
+    detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',
+  },
+};
+
+function asDatabaseUserError(error: unknown): Recognized | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const known = typeof code === 'number' && Object.hasOwn(DATABASE_USER_ERRORS, code);
+  return known ? { status: 400, ...(DATABASE_USER_ERRORS[code] as Omit<Recognized, 'status'>) } : undefined;
+}
+
+/** The error the MongoDB driver and the embedded engine raise for a taken `_id` or unique key. */
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/**
+ * Known error kinds, tried in order; the first that recognizes the error renders it: a
+ * `StoreError` (every package's errors extend it), then the database's error codes.
+ */
+const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
+  (error) =>
+    isStoreError(error)
+      ? {
+          status: error.status,
+          code: error.code,
+          detail: error.detail,
+          headers: error.headers,
+          extensions: error.extensions,
+        }
+      : undefined,
+  asDatabaseUserError,
+  (error) =>
+    isDuplicateKey(error)
+      ? {
+          status: 409,
+          code: 'conflict',
+          detail: 'A document with the same _id (or unique key) already exists.',
+        }
+      : undefined,
+];
+
+const INTERNAL: Recognized = {
+  status: 500,
+  code: 'internal',
+  detail: 'The server failed to answer the request.',
+};
+
+/** The problem document for an error; anything unrecognized is a 500 `internal`. */
+export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
+  let found: Recognized | undefined;
+  for (const recognize of RECOGNIZERS) {
+    found = recognize(error);
+    if (found) break;
+  }
+  const { status, code, detail, headers = {}, extensions } = found ?? INTERNAL;
+  const title = titleForStatus(status);
+  return {
+    problem: { type: 'about:blank', title, status, detail, code, ...extensionMembers(extensions) },
+    headers,
+  };
+}
+
+/**
+ * The one place that turns any error into an `application/problem+json` answer. A 500 logs
+ * its cause through `logger` and carries no internals (no stack, no driver message).
+ */
+export function renderError(error: unknown, logger: StoreLogger): StoreResponse {
+  const { problem, headers } = toProblem(error);
+  if (problem.status >= 500 && problem.code === 'internal') {
+    logger.error('[@store/core] unexpected error while answering a request', error);
+  } else if (problem.detail === HOOK_REFUSAL_DETAIL && isStoreError(error) && error.cause !== undefined) {
+    logger.warn('[@store/core] a hook or access function threw an error without an HTTP status', error.cause);
+  }
+  const body = JSON.stringify(problem);
+  return {
+    status: problem.status,
+    headers: {
+      ...headers,
+      'content-type': 'application/problem+json',
+      'content-length': String(Buffer.byteLength(body)),
+    },
+    body,
+  };
+}

@@ -1,0 +1,34 @@
+import { storeError } from './error-codes';
+import { listChildren } from '../read/children';
+import { createDocument } from '../write/create';
+import { deleteDocument } from '../write/delete';
+import { getDocument } from '../read/get-one';
+import { listDocuments } from '../read/list';
+import { patchDocument } from '../write/patch';
+import { replaceDocument } from '../write/replace';
+import type { RouteHandler } from '../model/context';
+import type { RouteKind } from '../model/resource';
+
+/** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
+export const ROUTES = {
+  collection: { GET: listDocuments, HEAD: listDocuments, POST: createDocument },
+  document: {
+    GET: getDocument,
+    HEAD: getDocument,
+    PUT: replaceDocument,
+    PATCH: patchDocument,
+    DELETE: deleteDocument,
+  },
+  children: { GET: listChildren, HEAD: listChildren },
+} satisfies Record<RouteKind, Record<string, RouteHandler>>;
+
+/** The handler for a method on a kind of path; throws 405 `method_not_allowed` with `Allow` otherwise (before any access rule runs). */
+export function routeFor(kind: RouteKind, method: string): RouteHandler {
+  const methods: Record<string, RouteHandler> = ROUTES[kind];
+  const upper = method.toUpperCase();
+  if (Object.hasOwn(methods, upper)) return methods[upper] as RouteHandler;
+  const allow = Object.keys(methods).join(', ');
+  throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
+    headers: { allow },
+  });
+}

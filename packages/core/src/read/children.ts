@@ -1,0 +1,13 @@
+import { nestedList } from './nested-route';
+import { readList } from './read-list';
+import type { RequestContext, RouteResult } from '../model/context';
+
+/**
+ * `GET /<res>/<id>/<children>`: the `<children>` whose `<singular(res)>_id` is `<id>` or whose
+ * `<singular(res)>_ids` holds it, under the whole query language (filters, `$sort`, paging,
+ * `$count`, `$select`, `$populate` / `$fill` on the children).
+ */
+export async function listChildren(ctx: RequestContext): Promise<RouteResult> {
+  const { context, filter } = await nestedList(ctx);
+  return readList(context, filter);
+}

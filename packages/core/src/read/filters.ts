@@ -1,0 +1,62 @@
+import { checkHiddenQuery } from '../access/hidden';
+import { storeError } from '../http/error-codes';
+import type { Document, FindOptions } from '@store/common';
+import type { RequestContext } from '../model/context';
+
+/**
+ * ANDs filters: empty ones drop out; a single filter left is returned as it is; filters with no
+ * key in common merge into one prototype-free object (so top-level-only operators such as
+ * `$text` and `$nearSphere` stay top-level); otherwise `$and`.
+ */
+export function andFilters(...filters: Document[]): Document {
+  const present: Document[] = [];
+  const keys = new Set<string>();
+  let shared = false;
+  for (const filter of filters) {
+    const own = Object.keys(filter);
+    if (own.length === 0) continue;
+    present.push(filter);
+    for (const key of own) {
+      shared ||= keys.has(key);
+      keys.add(key);
+    }
+  }
+  if (present.length === 1) return present[0] as Document;
+  if (shared) return { $and: present };
+  return Object.assign(Object.create(null), ...present);
+}
+
+/** The `$text` filter of `$search`: 400 `invalid_query` on a resource without searchable fields. */
+function searchFilter(ctx: RequestContext): Document {
+  const { search } = ctx.query;
+  if (search === undefined) return {};
+  if (ctx.resource.search.length === 0) {
+    throw storeError(
+      'invalid_query',
+      `$search: the resource "${ctx.resource.name}" declares no searchable fields (resources.${ctx.resource.name}.search).`,
+    );
+  }
+  return { $text: { $search: search } };
+}
+
+/**
+ * The filter a request selects with on `ctx.resource`: the access grant's filter, ANDed outside
+ * `extra`, the query-string filter (`$query` included, so its `$or` cannot escape the grant) and
+ * `$search`. A filter or `$sort` on a hidden field is a 400 `invalid_query`.
+ */
+export function requestFilter(ctx: RequestContext, ...extra: Document[]): Document {
+  const { resource, query } = ctx;
+  checkHiddenQuery(resource.name, resource.hidden, query.filter, query.sort);
+  return andFilters(ctx.access.filter, ...extra, query.filter, searchFilter(ctx));
+}
+
+/** Find options from the compiled query, leaving out what it does not set. */
+export function findOptions(ctx: RequestContext): FindOptions {
+  const { projection, sort, skip, limit } = ctx.query;
+  return {
+    ...(projection === undefined ? {} : { projection }),
+    ...(sort === undefined ? {} : { sort }),
+    skip,
+    limit,
+  };
+}

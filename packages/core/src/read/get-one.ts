@@ -1,0 +1,23 @@
+import { requestFilter } from './filters';
+import { idFilter } from '@store/common';
+import { presentOne } from './present';
+import { relationProjection, resolveRelations, wantsRelations } from './relations';
+import type { Document } from '@store/common';
+import { documentNotFound } from '../http/not-found';
+import type { RequestContext, RouteResult } from '../model/context';
+
+/**
+ * `GET /<res>/<id>`: the document, with `$select` applied and its `$populate` / `$fill`
+ * relations; 404 when no document has the id (or the one that has it does not match the
+ * query's filters).
+ */
+export async function getDocument(ctx: RequestContext): Promise<RouteResult> {
+  const { projection, strip } = relationProjection(ctx);
+  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const document = await ctx.collection.findOne(filter, projection === undefined ? {} : { projection });
+  if (!document) throw documentNotFound(ctx);
+  const [related] = wantsRelations(ctx)
+    ? await resolveRelations(ctx, { documents: [document], strip })
+    : [document];
+  return { status: 200, data: await presentOne(ctx, related as Document) };
+}

@@ -1,0 +1,30 @@
+import { ObjectId } from 'bson';
+import { storeError } from '../http/error-codes';
+import { idCandidates, newId, sameId } from '@store/common';
+import type { RequestContext } from '../model/context';
+
+/**
+ * The `_id` of a posted document: the body's, kept as given when it is a non-empty string,
+ * a safe integer or an ObjectId (`{"$oid": ...}`), so a path can address it; otherwise a
+ * new ObjectId's 24-hex string.
+ */
+export function idForNewDocument(bodyId: unknown): unknown {
+  if (bodyId === undefined) return newId();
+  const addressable =
+    (typeof bodyId === 'string' && bodyId.length > 0 && bodyId.length <= 1024) ||
+    Number.isSafeInteger(bodyId) ||
+    bodyId instanceof ObjectId;
+  if (!addressable) {
+    throw storeError('invalid_body', 'body._id: expected a non-empty string, an integer or {"$oid": ...}.');
+  }
+  return bodyId;
+}
+
+/** Checks a body `_id` on PUT / PATCH names the document of the path (it can never change). */
+export function checkBodyIdMatchesPath(ctx: RequestContext, bodyId: unknown): void {
+  if (bodyId === undefined) return;
+  const segment = ctx.route.id as string;
+  if (!idCandidates(segment).some((candidate) => sameId(candidate, bodyId))) {
+    throw storeError('invalid_body', 'body._id: differs from the id in the path; an _id cannot change.');
+  }
+}

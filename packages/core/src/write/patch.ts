@@ -1,0 +1,54 @@
+import { protectPatch } from '../access/writes';
+import { storeError } from '../http/error-codes';
+import { requestFilter } from '../read/filters';
+import { applyBeforeWrite } from '../hooks/hooks';
+import { idFilter } from '@store/common';
+import { applySet, checkNoOverlap } from './merge-set';
+import { parseJsonBody } from '../http/parse-body';
+import { presentOne } from '../read/present';
+import type { Document } from '@store/common';
+import { stampPatched } from './timestamps';
+import { validateBody } from './validate-body';
+import { checkBodyIdMatchesPath } from './body-id';
+import { documentNotFound } from '../http/not-found';
+import type { RequestContext, RouteResult } from '../model/context';
+
+/** The `$set` of a PATCH body: `_id` must name the path's document and is then left out. */
+function setOf(ctx: RequestContext, body: Document): Document {
+  const keys = Object.keys(body);
+  if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
+  if (keys.some((key) => key.startsWith('_id.')))
+    throw storeError('invalid_body', 'body._id: an _id cannot change.');
+  checkBodyIdMatchesPath(ctx, body._id);
+  checkNoOverlap(keys);
+  const set = Object.fromEntries(Object.entries(body).filter(([key]) => key !== '_id'));
+  return stampPatched(ctx, Object.assign(Object.create(null), set));
+}
+
+/** The stored document a PATCH changes, when `schema` needs it to check the result; else `null`. */
+async function previousFor(ctx: RequestContext, filter: Document): Promise<Document | null> {
+  if (ctx.resource.validate === undefined) return null;
+  const previous = await ctx.collection.findOne(filter);
+  if (!previous) throw documentNotFound(ctx);
+  return previous;
+}
+
+/**
+ * `PATCH /<res>/<id>`: `$set`s the body's top-level and dotted keys (after `beforeWrite`; the
+ * owner and managed fields cannot change, 403); with `schema`, the document it would produce
+ * must satisfy it. 200 with the updated document; 400 for an empty body; 404 when no document
+ * the caller may update has the id.
+ */
+export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
+  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const previous = await previousFor(ctx, filter);
+  const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
+  if (previous !== null) validateBody(ctx, applySet(previous, set));
+  const updated =
+    Object.keys(set).length === 0
+      ? await ctx.collection.findOne(filter)
+      : await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
+  if (!updated) throw documentNotFound(ctx);
+  return { status: 200, data: await presentOne(ctx, updated) };
+}

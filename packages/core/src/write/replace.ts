@@ -1,0 +1,40 @@
+import { protectReplacement } from '../access/writes';
+import { requestFilter } from '../read/filters';
+import { applyBeforeWrite } from '../hooks/hooks';
+import { idFilter } from '@store/common';
+import { parseJsonBody } from '../http/parse-body';
+import { presentOne } from '../read/present';
+import { stampReplaced } from './timestamps';
+import { validateBody } from './validate-body';
+import { checkBodyIdMatchesPath } from './body-id';
+import { documentNotFound } from '../http/not-found';
+import type { RequestContext, RouteResult } from '../model/context';
+
+/**
+ * `PUT /<res>/<id>`: replaces the document with the body (after `beforeWrite`), keeping its
+ * `_id` (a different `_id` in the body is a 400), its owner and managed fields (a different
+ * value is a 403) and, with timestamps, its `createdAt`; 404 when none the caller may update
+ * has the id.
+ */
+export async function replaceDocument(ctx: RequestContext): Promise<RouteResult> {
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
+  checkBodyIdMatchesPath(ctx, parsed._id);
+  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const stored = await ctx.collection.findOne(filter);
+  if (!stored) throw documentNotFound(ctx);
+  const body = await applyBeforeWrite(ctx, parsed, stored);
+  checkBodyIdMatchesPath(ctx, body._id);
+  const _id = stored._id;
+  const replacement = protectReplacement(
+    ctx,
+    Object.assign(Object.create(null), { _id }, body, { _id }),
+    stored,
+  );
+  validateBody(ctx, replacement);
+  stampReplaced(ctx, replacement, stored);
+  const updated = await ctx.collection.findOneAndReplace({ $and: [filter, { _id }] }, replacement, {
+    returnDocument: 'after',
+  });
+  if (!updated) throw documentNotFound(ctx);
+  return { status: 200, data: await presentOne(ctx, updated) };
+}
