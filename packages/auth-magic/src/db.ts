@@ -8,7 +8,7 @@
 export type AuthDocument = Record<string, unknown>;
 
 /** Options of the atomic find-and-modify calls. */
-export interface AuthModifyOptions {
+interface AuthModifyOptions {
   /** Which version of the document to return. */
   returnDocument: 'before' | 'after';
   upsert?: boolean;

@@ -1,6 +1,6 @@
+import { toHookError } from '@store/common';
 import type { AuthDocument } from './db';
 import type { AuthDeps } from './deps';
-import { toHookError } from '@store/common';
 import type { AuthHook, AuthHookContext, AuthRequest } from './options';
 
 const NO_FLAGS: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null));

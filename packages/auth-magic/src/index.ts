@@ -13,6 +13,8 @@ export { type RequestCodeInput, requestCode, type SentResult } from './flows/req
 export { type RequestLinkInput, type RequestLinkResult, requestLink } from './flows/request-link';
 export { getSession, logout } from './flows/session-flows';
 export { type VerifyCodeInput, verifyCode } from './flows/verify-code';
+export type { UserAuthConfig } from './http/options';
+export { findRequestSession, type MagicAuthInstance, magicAuth } from './http/plugin';
 export type { MagicEmailOptions, MailerOption, MailMessage, MailPart, MailTransport } from './mail-types';
 export type {
   AuthHook,
@@ -39,5 +41,3 @@ export type {
 export { generateCode, generateToken, hashSecret } from './secrets';
 export { type HeaderBag, sessionCookie, sessionTokenFromHeaders } from './session-http';
 export { type AuthSession, createSession, findSession, revokeSession, SESSION_COOKIE } from './sessions';
-export { findRequestSession, type MagicAuthInstance, magicAuth } from './http/plugin';
-export type { UserAuthConfig } from './http/options';

@@ -1,8 +1,8 @@
+import { invalidOption } from '@store/common';
 import nodemailer from 'nodemailer';
 import type { AuthDocument } from './db';
 import { AuthError } from './errors';
 import type { MailerOption, MailMessage, MailTransport } from './mail-types';
-import { invalidOption } from '@store/common';
 import type { AuthLogger } from './options';
 import type { ResolvedEmail } from './resolved-options';
 

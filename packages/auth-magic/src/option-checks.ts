@@ -1,7 +1,5 @@
-import { parseDuration } from './duration';
 import { invalidOption } from '@store/common';
-
-export { invalidOption };
+import { parseDuration } from './duration';
 
 const NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 const FIELD_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,99}$/;

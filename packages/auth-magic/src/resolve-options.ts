@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createMailTransport } from './mail';
 import { invalidOption } from '@store/common';
+import { createMailTransport } from './mail';
 import {
   boolean,
   baseUrl as checkBaseUrl,

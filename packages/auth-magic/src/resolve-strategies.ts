@@ -24,7 +24,7 @@ interface Shared {
 }
 
 /** Settings that differ between the two strategies. */
-export interface StrategyDefaults {
+interface StrategyDefaults {
   prefix: string;
   collection: string;
   exp: string;
@@ -34,7 +34,7 @@ export interface StrategyDefaults {
 }
 
 /** Link mails carry the url; code mails carry the code. */
-export const LINK_DEFAULTS: StrategyDefaults = {
+const LINK_DEFAULTS: StrategyDefaults = {
   prefix: 'magicLink',
   collection: 'svc-magic-links',
   exp: 'in one day',
@@ -44,7 +44,7 @@ export const LINK_DEFAULTS: StrategyDefaults = {
 };
 
 /** See {@link LINK_DEFAULTS}. */
-export const CODE_DEFAULTS: StrategyDefaults = {
+const CODE_DEFAULTS: StrategyDefaults = {
   prefix: 'magicCode',
   collection: 'svc-magic-codes',
   exp: '10 minutes',
@@ -73,7 +73,7 @@ function resolveEmail(
 }
 
 /** The options both strategies share (spec table 5.3). */
-export function resolveStrategy(
+function resolveStrategy(
   options: MagicStrategyOptions,
   defaults: StrategyDefaults,
   shared: Shared,

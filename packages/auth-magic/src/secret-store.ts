@@ -6,7 +6,7 @@ import { AuthError } from './errors';
  * States of a stored secret. `active` -> `used` (verified; one atomic change), `retired`
  * (a newer one pushed it past `max`), `exhausted` (a code after `maxAttempts` misses).
  */
-export type SecretState = 'active' | 'used' | 'retired' | 'exhausted';
+type SecretState = 'active' | 'used' | 'retired' | 'exhausted';
 
 /** A stored secret: only its keyed hash, never the secret itself. */
 export type SecretRecord = {
@@ -76,7 +76,7 @@ export function claimSecret(
 }
 
 /** Which error a secret that cannot be used answers with: 409 used, 410 expired or replaced, 401 dead code. */
-export function unusableSecretError(record: AuthDocument, now: Date): AuthError | null {
+function unusableSecretError(record: AuthDocument, now: Date): AuthError | null {
   if (record.state === 'used') return new AuthError('already_used', 'This sign-in secret was already used');
   if (record.state === 'exhausted')
     return new AuthError('invalid_code', 'Too many wrong codes: request a new one');

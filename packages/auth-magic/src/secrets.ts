@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 
 /** Bytes of randomness in link tokens, poll tokens and session tokens (256 bits). */
-export const TOKEN_BYTES = 32;
+const TOKEN_BYTES = 32;
 
 /** Shape of a token made by {@link generateToken}: 43 base64url characters. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

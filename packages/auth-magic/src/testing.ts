@@ -12,7 +12,10 @@ import type { AuthOptions } from './options';
 import { resolveAuthOptions } from './resolve-options';
 import type { ResolvedAuthOptions } from './resolved-options';
 
-/** A captured message, with the code or link found in its text part. */
+/**
+ * A captured message, with the code or link found in its text part.
+ * @public (the type of `createCapturingMailer().messages`, part of `@store/auth-magic/testing`)
+ */
 export interface CapturedMessage extends MailMessage {
   /** The first standalone run of 4-12 digits in the text part, if any. */
   code: string | null;

@@ -1,5 +1,5 @@
-import { expect, it, vi } from 'vitest';
 import { describeEngines } from '@store/test-kit';
+import { expect, it, vi } from 'vitest';
 import type { AuthHookContext } from '../src/index';
 import { approveLink, consumeLink, pollLinkStatus, requestCode, requestLink, verifyCode } from '../src/index';
 import { harness, refusal } from './support/harness';

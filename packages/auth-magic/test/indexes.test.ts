@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
 import { describeEngines } from '@store/test-kit';
+import { expect, it } from 'vitest';
 import { ensureAuthIndexes } from '../src/index';
 import { harness } from './support/harness';
 

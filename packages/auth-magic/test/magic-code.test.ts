@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { describeEngines } from '@store/test-kit';
+import { describe, expect, it } from 'vitest';
 import { getSession, requestCode, verifyCode } from '../src/index';
 import { createTestAuth } from '../src/testing';
 import { harness, refusal } from './support/harness';

@@ -1,5 +1,5 @@
+import { describeEngines, startSmtpServer, type TestSmtpServer } from '@store/test-kit';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { describeEngines } from '@store/test-kit';
 import {
   type AuthOptions,
   consumeLink,
@@ -10,7 +10,6 @@ import {
   verifyCode,
 } from '../src/index';
 import { harness, refusal } from './support/harness';
-import { startSmtpServer, type TestSmtpServer } from '@store/test-kit';
 
 const ADA = 'ada@example.test';
 

@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
 import { describeEngines } from '@store/test-kit';
+import { expect, it } from 'vitest';
 import {
   createSession,
   findSession,

@@ -1,6 +1,6 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createEmbeddedDb } from '@store/embedded';
 import type { StoreDb } from '@store/common';
+import { createEmbeddedDb } from '@store/embedded';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   type AuthDb,
   createAuthDeps,

@@ -5,8 +5,13 @@
  * interface come from `@store/common`.
  */
 
+export { resolveStoreOptions } from './config/options';
+export { findResource } from './config/resources';
 export { ERROR_CODES, type ErrorCode, storeError } from './http/error-codes';
 export { createStoreHandler } from './http/handler';
+export { isJsonContentType, parseJsonBody } from './http/parse-body';
+export { receiveBody } from './http/read-body';
+export { type Problem, renderError } from './http/render-error';
 export type {
   PopulateConfig,
   PopulationConstraint,
@@ -47,8 +52,3 @@ export type {
   StorePlugin,
 } from './model/plugin';
 export type { ResolvedResource } from './model/resource';
-export { resolveStoreOptions } from './config/options';
-export { isJsonContentType, parseJsonBody } from './http/parse-body';
-export { receiveBody } from './http/read-body';
-export { type Problem, renderError } from './http/render-error';
-export { findResource } from './config/resources';

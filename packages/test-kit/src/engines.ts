@@ -7,10 +7,10 @@
  * to every package project that asks for the MongoDB tier.
  */
 import { randomBytes } from 'node:crypto';
+import type { StoreDb } from '@store/common';
+import { createEmbeddedDb } from '@store/embedded';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, inject } from 'vitest';
-import { createEmbeddedDb } from '@store/embedded';
-import type { StoreDb } from '@store/common';
 import type { MongoTier } from './mongo-global-setup';
 
 /** One engine, as seen by a suite. */

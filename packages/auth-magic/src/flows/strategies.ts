@@ -1,6 +1,6 @@
+import { OptionError } from '@store/common';
 import type { AuthDocument } from '../db';
 import type { AuthDeps } from '../deps';
-import { OptionError } from '@store/common';
 import { AuthError } from '../errors';
 import type { ResolvedMagicCode, ResolvedMagicLink } from '../resolved-options';
 import { hashSecret, TOKEN_PATTERN } from '../secrets';

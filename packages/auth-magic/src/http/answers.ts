@@ -1,8 +1,8 @@
 import { confirmPage } from '../confirm-page';
-import { type LinkInspection } from '../flows/inspect-link';
-import { type ResolvedStrategy } from '../resolved-options';
+import type { LinkInspection } from '../flows/inspect-link';
+import type { ResolvedStrategy } from '../resolved-options';
 import { sessionCookie } from '../session-http';
-import { type AuthSession } from '../sessions';
+import type { AuthSession } from '../sessions';
 import type { AuthResult, AuthRouteContext } from './context';
 
 /** The quality the `Accept` header gives `type` (its most specific matching range), 0 when none. */
@@ -22,7 +22,7 @@ function quality(accept: string, type: string): number {
 }
 
 /** Whether the client prefers JSON to HTML (`Accept: application/json`); browsers get HTML. */
-export function wantsJson(ctx: AuthRouteContext): boolean {
+function wantsJson(ctx: AuthRouteContext): boolean {
   const raw = ctx.request.headers.accept;
   const accept = (Array.isArray(raw) ? raw.join(',') : raw) ?? '';
   return quality(accept, 'application/json') > quality(accept, 'text/html');

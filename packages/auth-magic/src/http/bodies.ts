@@ -4,7 +4,7 @@ import { AuthError } from '../errors';
 import type { AuthRouteContext } from './context';
 
 /** Largest body an auth route reads: an address, a code, a flag. */
-export const AUTH_BODY_LIMIT = 16 * 1024;
+const AUTH_BODY_LIMIT = 16 * 1024;
 
 function limit(ctx: AuthRouteContext): number {
   return Math.min(ctx.bodyLimit, AUTH_BODY_LIMIT);

@@ -1,6 +1,6 @@
 import { isStoreError } from '@store/common';
-import { describe, expect, it, vi } from 'vitest';
 import { findResource, resolveStoreOptions as resolveCoreOptions } from '@store/core';
+import { describe, expect, it, vi } from 'vitest';
 import {
   authOptionsOf,
   optionErrorWithAuth as optionError,

@@ -26,7 +26,7 @@ const AUTH_KEYS = [
 export type UserAuthConfig = Pick<AuthOptions, (typeof AUTH_KEYS)[number]>;
 
 /** The resource that may carry `auth`: the contract's user resource. */
-export const USER_RESOURCE = 'user';
+const USER_RESOURCE = 'user';
 
 /** Where an option of `@store/auth-magic` lives in the store's config. */
 const OPTION_NAMES: Readonly<Record<string, string>> = {

@@ -1,8 +1,8 @@
-import { createSession } from '../sessions';
 import { createTestAuth } from '@store/auth-magic/testing';
-import { describe, expect, it } from 'vitest';
-import { createEmbeddedDb } from '@store/embedded';
 import type { StoreRequest } from '@store/core';
+import { createEmbeddedDb } from '@store/embedded';
+import { describe, expect, it } from 'vitest';
+import { createSession } from '../sessions';
 import { findRequestSession } from './plugin';
 
 const request = (headers: StoreRequest['headers']): StoreRequest => ({

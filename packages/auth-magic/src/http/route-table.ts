@@ -1,5 +1,5 @@
-import type { ResolvedAuthOptions } from '../resolved-options';
 import { AuthError } from '../errors';
+import type { ResolvedAuthOptions } from '../resolved-options';
 import type { AuthRoute } from './context';
 import { approveLinkRoute } from './routes/approve-link';
 import { headLinkRoute } from './routes/head-link';
@@ -20,7 +20,7 @@ interface AuthPath {
 }
 
 /** Contract section 8: which route answers which method on each auth path. */
-export const AUTH_ROUTES: readonly AuthPath[] = [
+const AUTH_ROUTES: readonly AuthPath[] = [
   { path: ['magic-code'], strategy: 'magicCode', methods: { POST: requestCodeRoute } },
   { path: ['magic-code', 'verify'], strategy: 'magicCode', methods: { POST: verifyCodeRoute } },
   {

@@ -1,8 +1,8 @@
 /** The store's option resolution with `@store/auth-magic` plugged in, for tests of `resources.user.auth`. */
 import { isStoreError } from '@store/common';
 import { type ResolvedStoreOptions, resolveStoreOptions, type StoreConfig } from '@store/core';
-import type { ResolvedAuthOptions } from '../../src/resolved-options';
 import { type MagicAuthInstance, magicAuth } from '../../src/http/plugin';
+import type { ResolvedAuthOptions } from '../../src/resolved-options';
 
 /** `resolveStoreOptions(config)` with `plugins: [magicAuth]`. */
 export function resolveWithAuth(config: StoreConfig): ResolvedStoreOptions {

@@ -1,14 +1,13 @@
-import { idVariants } from '@store/populate';
-import { storeError } from '../http/error-codes';
-import { andFilters } from '../read/filters';
-import { runHook } from '../hooks/hooks';
-import { isPlainObject } from '@store/common';
 import type { Document } from '@store/common';
-import type { RequestContext } from '../model/context';
+import { isPlainObject } from '@store/common';
+import { idVariants } from '@store/populate';
+import { hookContext } from '../hooks/hook-context';
+import { runHook } from '../hooks/hooks';
+import { storeError } from '../http/error-codes';
+import type { AccessGrant, RequestContext } from '../model/context';
 import type { Operation } from '../model/hooks';
 import type { ResolvedRule } from '../model/resource';
-import type { AccessGrant } from '../model/context';
-import { hookContext } from '../hooks/hook-context';
+import { andFilters } from '../read/filters';
 
 /** What a request may do before any rule ran: everything (internal reads, tests). */
 export const OPEN_GRANT: AccessGrant = Object.freeze({ filter: Object.freeze({}), bound: Object.freeze({}) });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { isStoreError } from '@store/common';
+import { describe, expect, it } from 'vitest';
 import { checkHiddenQuery } from './hidden';
 
 const HIDDEN = ['secret', 'meta.internal'];

@@ -1,5 +1,5 @@
-import { storeError } from '../http/error-codes';
 import type { Document } from '@store/common';
+import { storeError } from '../http/error-codes';
 import { reachedField } from './field-paths';
 
 /** Operators whose operand is a list of whole filters. */

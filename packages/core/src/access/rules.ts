@@ -1,10 +1,8 @@
 import { invalidOption, isPlainObject } from '@store/common';
-import type { Document } from '@store/common';
-import type { RequestContext } from '../model/context';
 import type { AccessFunction, Operation } from '../model/hooks';
 import type { ResolvedAccess, ResolvedRule } from '../model/resource';
 
-export const OPERATIONS: readonly Operation[] = ['read', 'create', 'update', 'delete'];
+const OPERATIONS: readonly Operation[] = ['read', 'create', 'update', 'delete'];
 
 /** The operation of each method a resource route answers. */
 export const OPERATION_OF_METHOD: Readonly<Record<string, Operation>> = {
@@ -62,13 +60,3 @@ export const DEFAULT_OWNER_FIELD = 'user_id';
 
 /** What every resource without its own `access` gets unless `defaultAccess` says otherwise. */
 export const PUBLIC_ACCESS: ResolvedAccess = resolveAccess('public', 'defaultAccess', DEFAULT_OWNER_FIELD);
-
-/**
- * The user resource's rule when it declares no `access`: `"owner"` on its own `_id` for read,
- * update and delete (nobody lists other users), and no create (sign-in creates users).
- */
-export const USER_ACCESS: ResolvedAccess = resolveAccess(
-  { read: 'owner', update: 'owner', delete: 'owner', create: 'none' },
-  'resources.user.access',
-  '_id',
-);

@@ -1,10 +1,10 @@
+import type { Document } from '@store/common';
+import { isStoreError } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { compileBodySchema, MAX_BODY_ERRORS } from './body-schema';
-import { isStoreError } from '@store/common';
 import { toProblem } from '../http/render-error';
-import type { Document } from '@store/common';
 import type { BodyFieldError } from '../model/resource';
+import { compileBodySchema, MAX_BODY_ERRORS } from './body-schema';
 
 const OPTION = 'resources.notes.schema';
 

@@ -1,7 +1,7 @@
+import type { Document } from '@store/common';
+import { invalidOption, isPlainObject } from '@store/common';
 import { Ajv, type ErrorObject } from 'ajv';
 import { storeError } from '../http/error-codes';
-import { invalidOption, isPlainObject } from '@store/common';
-import type { Document } from '@store/common';
 import type { BodyFieldError, BodyValidator } from '../model/resource';
 
 /** Most `errors` entries an `invalid_body` answer lists (a hostile body may fail thousands of times). */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { optionError } from '../../test/support/option-error';
 import { resolveStoreOptions } from './options';
-import type { StoreConfig } from '../model/config';
 
 describe('resolveStoreOptions', () => {
   it('applies every default', () => {

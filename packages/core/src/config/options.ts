@@ -1,20 +1,13 @@
-import type { ResolvedPopulateOptions } from '@store/populate';
-import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
-import { parseByteSize } from './byte-size';
 import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
-import { resolveRelationOptions } from './relation-options';
+import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config';
+import type { StoreLogger } from '../model/http';
+import type { ResolvedStoreOptions } from '../model/options';
 import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
+import { parseByteSize } from './byte-size';
+import { resolveRelationOptions } from './relation-options';
 import { resolveResources } from './resource-options';
 import { findResource } from './resources';
-import type { PopulateConfig, ResourceConfig, StorageOption } from '../model/config';
-import type { RequestContext } from '../model/context';
-import type { AccessConfig } from '../model/hooks';
-import type { StoreLogger } from '../model/http';
-import type { ActivePlugin, DeclaredRelation } from '../model/options';
-import type { StorePlugin } from '../model/plugin';
-import type { ResolvedAccess, ResolvedResource } from '../model/resource';
-import type { StoreConfig, StoreDbOption } from '../model/config';
-import type { ResolvedStoreOptions } from '../model/options';
 
 const STORE_OPTIONS = [
   'db',

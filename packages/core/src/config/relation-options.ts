@@ -1,14 +1,9 @@
-import {
-  type RelationConstraint,
-  type ResolvedPopulateOptions,
-  resolvePopulateOptions,
-} from '@store/populate';
-import { isValidResourceName } from '@store/query';
 import { checkKeys, invalidOption, isOptionError, isPlainObject } from '@store/common';
-import type { RequestContext } from '../model/context';
+import { resolvePopulateOptions } from '@store/populate';
+import { isValidResourceName } from '@store/query';
 import type { PopulateConfig, PopulationConstraint } from '../model/config';
-import type { DeclaredRelation, ResolvedRelationOptions } from '../model/options';
 import type { HookContext } from '../model/hooks';
+import type { DeclaredRelation, ResolvedRelationOptions } from '../model/options';
 
 /** The parts of one resource's configuration read here. */
 interface RelationResourceConfig {

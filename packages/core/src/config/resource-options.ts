@@ -1,7 +1,3 @@
-import { isValidResourceName } from '@store/query';
-import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
-import { compileBodySchema } from './body-schema';
-import { checkHooks } from '../hooks/hooks';
 import {
   checkBoolean,
   checkCollectionName,
@@ -10,13 +6,16 @@ import {
   invalidOption,
   isPlainObject,
 } from '@store/common';
-import { checkPopulation, checkSingular } from './relation-options';
-import { pluginOf } from '../plugins/resolve-plugins';
-import type { PopulationConstraint } from '../model/config';
-import type { AccessConfig, ResourceHooks } from '../model/hooks';
+import { isValidResourceName } from '@store/query';
+import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import { checkHooks } from '../hooks/hooks';
+import type { ResourceConfig } from '../model/config';
+import type { AccessConfig } from '../model/hooks';
 import type { PluginResourceOptions, StorePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
-import type { ResourceConfig } from '../model/config';
+import { pluginOf } from '../plugins/resolve-plugins';
+import { compileBodySchema } from './body-schema';
+import { checkPopulation, checkSingular } from './relation-options';
 
 function checkFieldList(value: unknown, option: string): string[] {
   if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');

@@ -1,6 +1,4 @@
 import { isValidResourceName } from '@store/query';
-import type { ResourceHooks } from '../model/hooks';
-import type { BodyValidator, ResolvedAccess } from '../model/resource';
 import type { ResolvedResource, ResourceTable } from '../model/resource';
 
 /**

@@ -1,7 +1,7 @@
 import { isPlainObject, type StoreCollection, StoreError } from '@store/common';
+import { findResource } from '../config/resources';
 import type { RequestContext } from '../model/context';
 import type { HookContext } from '../model/hooks';
-import { findResource } from '../config/resources';
 
 /** Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as they are). */
 function deepFreeze<T>(value: T): T {

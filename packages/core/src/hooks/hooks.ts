@@ -1,5 +1,5 @@
-import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { Document } from '@store/common';
+import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { RequestContext } from '../model/context';
 import type { Awaitable, ResourceHooks, WriteHookContext } from '../model/hooks';
 import { hookContext } from './hook-context';

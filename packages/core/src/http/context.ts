@@ -1,13 +1,12 @@
-import { type CompiledQuery, compileQuery } from '@store/query';
+import type { StoreDb } from '@store/common';
+import { compileQuery } from '@store/query';
 import { OPEN_GRANT } from '../access/grant';
 import { OPERATION_OF_METHOD } from '../access/rules';
-import type { Document, StoreCollection, StoreDb } from '@store/common';
-import type { AccessGrant } from '../model/context';
-import type { Operation, RequestSession } from '../model/hooks';
+import type { RequestContext } from '../model/context';
+import type { RequestSession } from '../model/hooks';
 import type { StoreRequest } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { ResolvedResource, RouteMatch } from '../model/resource';
-import type { RequestContext } from '../model/context';
 
 /**
  * Builds the context of a matched request (with the session the handler looked up); throws the

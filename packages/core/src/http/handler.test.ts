@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStoreHandler } from './handler';
 import type { StoreRequest } from '../model/http';
+import { createStoreHandler } from './handler';
 
 function request(method: string, path: string, extra: Partial<StoreRequest> = {}): StoreRequest {
   return { method, path, rawQuery: '', headers: {}, ...extra };

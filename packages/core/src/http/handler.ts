@@ -1,16 +1,16 @@
 import { authorize, isOpenAccess } from '../access/grant';
-import { createContext } from './context';
 import { resolveStoreOptions } from '../config/options';
-import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
-import { renderError } from './render-error';
-import { respond } from './respond';
-import { routeFor } from './route-table';
-import { matchRoute } from './router';
-import { type StartedStorage, startStorage } from '../storage/start-storage';
 import type { StoreConfig } from '../model/config';
 import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
+import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
+import { type StartedStorage, startStorage } from '../storage/start-storage';
+import { createContext } from './context';
+import { renderError } from './render-error';
+import { respond } from './respond';
+import { routeFor } from './route-table';
+import { matchRoute } from './router';
 
 /** Open storage as one store holds it: the promise, and its value once it settled. */
 interface StorageHandle {

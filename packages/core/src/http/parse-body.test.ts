@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import { isStoreError } from '@store/common';
-import { isJsonContentType, parseJsonBody } from './parse-body';
+import { describe, expect, it } from 'vitest';
 import type { StoreRequest, StoreRequestBody } from '../model/http';
+import { isJsonContentType, parseJsonBody } from './parse-body';
 
 function request(body: StoreRequestBody | undefined, headers: Record<string, string> = {}): StoreRequest {
   return {

@@ -1,8 +1,8 @@
+import type { Document } from '@store/common';
+import type { StoreRequest } from '../model/http';
 import { sanitizeDocument } from '../write/body-rules';
 import { storeError } from './error-codes';
 import { receiveBody } from './read-body';
-import type { Document } from '@store/common';
-import type { StoreRequest } from '../model/http';
 
 /** `application/json` and every `application/<something>+json` type. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/;

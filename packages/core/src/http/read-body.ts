@@ -1,5 +1,5 @@
-import { storeError } from './error-codes';
 import type { ParsedBody, StoreRequest, StoreRequestBody } from '../model/http';
+import { storeError } from './error-codes';
 
 /** A body as it arrived: raw text, or a value a host body parser produced. */
 export type ReceivedBody = { kind: 'text'; text: string } | { kind: 'parsed'; value: unknown };
@@ -12,7 +12,7 @@ function tooLarge(limit: number) {
 }
 
 /** Whether a body came from a host body parser. */
-export function isParsedBody(body: StoreRequestBody | undefined): body is ParsedBody {
+function isParsedBody(body: StoreRequestBody | undefined): body is ParsedBody {
   return typeof body === 'object' && body !== null && !(body instanceof Uint8Array) && 'parsed' in body;
 }
 

@@ -1,12 +1,13 @@
+import { StoreError, titleForStatus } from '@store/common';
 import { QueryError } from '@store/query';
 import { describe, expect, it, vi } from 'vitest';
-import { StoreError, titleForStatus } from '@store/common';
 import { ERROR_CODES, storeError } from './error-codes';
 
 /** An error of another package: a StoreError subclass. */
 class AuthLikeError extends StoreError {}
-import { renderError } from './render-error';
+
 import type { StoreLogger } from '../model/http';
+import { renderError } from './render-error';
 
 function logger(): StoreLogger & { error: ReturnType<typeof vi.fn> } {
   return { error: vi.fn(), warn: vi.fn() };

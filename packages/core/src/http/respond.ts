@@ -1,6 +1,5 @@
-import type { RequestContext } from '../model/context';
-import type { StoreResponse } from '../model/http';
 import type { RouteResult } from '../model/context';
+import type { StoreResponse } from '../model/http';
 /**
  * Serializes a route's answer: JSON in UTF-8, Dates as ISO 8601 strings and ObjectIds as
  * 24-hex strings (their `toJSON`). The handler drops the body of a `HEAD` answer.

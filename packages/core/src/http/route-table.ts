@@ -1,16 +1,16 @@
-import { storeError } from './error-codes';
-import { listChildren } from '../read/children';
-import { createDocument } from '../write/create';
-import { deleteDocument } from '../write/delete';
-import { getDocument } from '../read/get-one';
-import { listDocuments } from '../read/list';
-import { patchDocument } from '../write/patch';
-import { replaceDocument } from '../write/replace';
 import type { RouteHandler } from '../model/context';
 import type { RouteKind } from '../model/resource';
+import { listChildren } from '../read/children';
+import { getDocument } from '../read/get-one';
+import { listDocuments } from '../read/list';
+import { createDocument } from '../write/create';
+import { deleteDocument } from '../write/delete';
+import { patchDocument } from '../write/patch';
+import { replaceDocument } from '../write/replace';
+import { storeError } from './error-codes';
 
 /** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
-export const ROUTES = {
+const ROUTES = {
   collection: { GET: listDocuments, HEAD: listDocuments, POST: createDocument },
   document: {
     GET: getDocument,

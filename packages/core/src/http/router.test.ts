@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_ACCESS } from '../access/rules';
-import { matchRoute } from './router';
 import type { ResolvedResource } from '../model/resource';
+import { matchRoute } from './router';
 
 const notes: ResolvedResource = {
   name: 'notes',

@@ -1,6 +1,5 @@
 import { findResource } from '../config/resources';
-import type { ResolvedResource, ResourceTable } from '../model/resource';
-import type { RouteKind, RouteMatch } from '../model/resource';
+import type { ResourceTable, RouteKind, RouteMatch } from '../model/resource';
 
 const KINDS = ['collection', 'document', 'children'] as const satisfies readonly RouteKind[];
 

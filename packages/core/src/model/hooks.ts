@@ -87,9 +87,12 @@ export type AccessConfig = AccessRule | Partial<Record<Operation, AccessRule>>;
 /** Per-resource hooks, under `resources.<name>.hooks`. Throwing an error with `status` ends the request with it. */
 export interface ResourceHooks {
   /** Before every read of the resource (routes, nested routes, `$populate`, `$fill`): may return a filter ANDed in. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing (a `void` function) keeps the default
   beforeRead?: (ctx: HookContext) => Awaitable<Document | undefined | void>;
   /** Before `POST`, `PUT` and `PATCH`: may change `ctx.body` or return the body to use; throws to reject. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing (a `void` function) keeps the default
   beforeWrite?: (ctx: WriteHookContext) => Awaitable<Document | undefined | void>;
   /** On every document of the resource an answer carries (populated ones too): may return reshaped documents. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing (a `void` function) keeps the default
   afterRead?: (ctx: HookContext, documents: Document[]) => Awaitable<Document[] | undefined | void>;
 }

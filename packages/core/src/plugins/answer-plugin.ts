@@ -1,10 +1,10 @@
 import { compileQuery } from '@store/query';
 import { renderError } from '../http/render-error';
 import { respond } from '../http/respond';
-import type { StartedStorage } from '../storage/start-storage';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginAnswer, PluginInstance } from '../model/plugin';
+import type { StartedStorage } from '../storage/start-storage';
 
 /** Whether `path` lies under `prefix` (`/auth`, `/auth/...`; the leading slash optional). */
 function isUnder(path: string, prefix: string): boolean {

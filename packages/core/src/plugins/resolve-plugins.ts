@@ -1,8 +1,8 @@
 import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
-import type { PluginInstance, PluginSetupInput, StorePlugin } from '../model/plugin';
-import type { ResolvedResource } from '../model/resource';
 import type { ActivePlugin } from '../model/options';
+import type { PluginSetupInput, StorePlugin } from '../model/plugin';
+import type { ResolvedResource } from '../model/resource';
 
 /** Checks `plugins`: an array of plugin objects, each claiming a different resource option. */
 export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {

@@ -1,6 +1,6 @@
+import type { RequestContext, RouteResult } from '../model/context';
 import { nestedList } from './nested-route';
 import { readList } from './read-list';
-import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * `GET /<res>/<id>/<children>`: the `<children>` whose `<singular(res)>_id` is `<id>` or whose

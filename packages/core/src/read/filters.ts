@@ -1,6 +1,6 @@
+import type { Document, FindOptions } from '@store/common';
 import { checkHiddenQuery } from '../access/hidden';
 import { storeError } from '../http/error-codes';
-import type { Document, FindOptions } from '@store/common';
 import type { RequestContext } from '../model/context';
 
 /**

@@ -1,10 +1,10 @@
-import { requestFilter } from './filters';
-import { idFilter } from '@store/common';
-import { presentOne } from './present';
-import { relationProjection, resolveRelations, wantsRelations } from './relations';
 import type { Document } from '@store/common';
+import { idFilter } from '@store/common';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
+import { requestFilter } from './filters';
+import { presentOne } from './present';
+import { relationProjection, resolveRelations, wantsRelations } from './relations';
 
 /**
  * `GET /<res>/<id>`: the document, with `$select` applied and its `$populate` / `$fill`

@@ -1,5 +1,5 @@
-import { readList } from './read-list';
 import type { RequestContext, RouteResult } from '../model/context';
+import { readList } from './read-list';
 
 /**
  * `GET /<res>`: the page of documents the query selects, with `$populate` / `$fill`, or

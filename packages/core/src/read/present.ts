@@ -1,8 +1,8 @@
-import { omitFields } from '@store/populate';
-import { runHook } from '../hooks/hooks';
 import type { Document } from '@store/common';
-import type { RequestContext } from '../model/context';
+import { omitFields } from '@store/populate';
 import { hookContext } from '../hooks/hook-context';
+import { runHook } from '../hooks/hooks';
+import type { RequestContext } from '../model/context';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to

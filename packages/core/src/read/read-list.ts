@@ -1,9 +1,9 @@
+import type { Document } from '@store/common';
+import type { RequestContext, RouteResult } from '../model/context';
 import { findOptions, requestFilter } from './filters';
 import { countableFilter } from './geo-count';
 import { present } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
-import type { Document } from '@store/common';
-import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`

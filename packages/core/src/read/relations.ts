@@ -1,3 +1,4 @@
+import type { Document } from '@store/common';
 import {
   attachRelations,
   type PlannedRelation,
@@ -8,13 +9,12 @@ import {
   withJoinKeys,
 } from '@store/populate';
 import { grantAccess } from '../access/grant';
-import { contextFor } from '../http/context';
-import { afterRead } from './present';
 import { findResource } from '../config/resources';
-import type { Document } from '@store/common';
+import { hookContext } from '../hooks/hook-context';
+import { contextFor } from '../http/context';
 import type { RequestContext } from '../model/context';
 import type { ResolvedResource } from '../model/resource';
-import { hookContext } from '../hooks/hook-context';
+import { afterRead } from './present';
 
 /** `$populate` / `$fill` (in `ctx.query`) over documents of `ctx.resource`. */
 export interface RelationRequest {
@@ -45,7 +45,7 @@ function relatedResource(ctx: RequestContext, { name, kind }: PlannedRelation): 
  * each names a routable resource: unknown under `restrict`, internal or invalid names are a
  * 400 before any query runs. Returns the related resources in request order.
  */
-export function checkRelations(ctx: RequestContext): ResolvedResource[] {
+function checkRelations(ctx: RequestContext): ResolvedResource[] {
   const { populate, fill } = ctx.query;
   const planned = planRelations(populate, fill, ctx.options.populate.maxRelations);
   return planned.map((relation) => relatedResource(ctx, relation));

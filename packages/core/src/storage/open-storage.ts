@@ -11,7 +11,7 @@ import type { MongoClient } from 'mongodb';
 import type { StorageOption } from '../model/config';
 
 /** An opened storage. */
-export interface OpenedStorage {
+interface OpenedStorage {
   db: StoreDb;
   engine: 'embedded' | 'mongodb';
   /** Closes what `openStorage` opened itself (an embedded database, a client from a URI); nothing else. */

@@ -1,10 +1,10 @@
+import type { StoreDb } from '@store/common';
 import { referenceFields } from '@store/populate';
 import { findResource } from '../config/resources';
-import type { StoreDb } from '@store/common';
 import type { ResolvedStoreOptions } from '../model/options';
 
 /** One index on a reference field: `{ [field]: 1 }` on `collection`. */
-export interface ReferenceIndex {
+interface ReferenceIndex {
   readonly collection: string;
   readonly field: string;
 }
@@ -15,7 +15,7 @@ export interface ReferenceIndex {
  * `$populate=<rel>` and `GET /<res>/<id>/<rel>` ask for). `$fill` joins on `_id`, always indexed.
  * Each (collection, field) once, in declaration order.
  */
-export function referenceIndexes(options: ResolvedStoreOptions): ReferenceIndex[] {
+function referenceIndexes(options: ResolvedStoreOptions): ReferenceIndex[] {
   const out = new Map<string, ReferenceIndex>();
   for (const { resource, relation } of options.relations) {
     const related = findResource(options, relation);

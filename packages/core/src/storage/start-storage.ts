@@ -1,11 +1,11 @@
 import type { StoreDb } from '@store/common';
-import { ensureReferenceIndexes } from './reference-indexes';
-import { openStorage } from './index';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginInstance, PluginRuntime } from '../model/plugin';
+import { openStorage } from './open-storage';
+import { ensureReferenceIndexes } from './reference-indexes';
 
 /** A plugin once storage is open: its resolved side and its request-time side. */
-export interface StartedPlugin {
+interface StartedPlugin {
   readonly instance: PluginInstance;
   readonly runtime: PluginRuntime;
 }
@@ -19,7 +19,7 @@ export interface StartedStorage {
 }
 
 /** Name of the text index behind `$search`. */
-export const SEARCH_INDEX = 'store_search';
+const SEARCH_INDEX = 'store_search';
 
 /**
  * Ensures the indexes the options call for: a text index over each resource's `search` fields,

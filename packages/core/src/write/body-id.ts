@@ -1,6 +1,6 @@
+import { idCandidates, newId, sameId } from '@store/common';
 import { ObjectId } from 'bson';
 import { storeError } from '../http/error-codes';
-import { idCandidates, newId, sameId } from '@store/common';
 import type { RequestContext } from '../model/context';
 
 /**

@@ -1,7 +1,7 @@
+import { isStoreError } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_DEPTH, sanitizeDocument } from './body-rules';
-import { isStoreError } from '@store/common';
 
 function rejection(value: unknown, dottedKeys = false): { code: string; detail: string } {
   try {

@@ -1,7 +1,7 @@
+import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { EJSON, ObjectId } from 'bson';
 import { storeError } from '../http/error-codes';
-import { isPlainObject } from '@store/common';
-import type { Document } from '@store/common';
 
 /** Deepest nesting of objects and arrays a body may have. */
 export const MAX_BODY_DEPTH = 32;
@@ -31,7 +31,7 @@ function childPath(path: string, key: string): string {
 }
 
 /** The key rules: no `$` prefix, no NUL, no prototype names, no dots (nest objects instead). */
-export function checkKey(key: string, path: string): void {
+function checkKey(key: string, path: string): void {
   const problem = key.startsWith('$')
     ? 'starts with "$" (only {"$date": ...} and {"$oid": ...} are accepted)'
     : key.includes('\0')

@@ -1,13 +1,13 @@
+import type { Document } from '@store/common';
+import { idToString } from '@store/common';
 import { bindNewDocument } from '../access/writes';
 import { applyBeforeWrite } from '../hooks/hooks';
-import { idToString } from '@store/common';
 import { parseJsonBody } from '../http/parse-body';
+import type { RequestContext, RouteResult } from '../model/context';
 import { presentOne } from '../read/present';
-import type { Document } from '@store/common';
+import { idForNewDocument } from './body-id';
 import { stampCreated } from './timestamps';
 import { validateBody } from './validate-body';
-import { idForNewDocument } from './body-id';
-import type { RequestContext, RouteResult } from '../model/context';
 
 /** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */
 function location(ctx: RequestContext, id: unknown): string {

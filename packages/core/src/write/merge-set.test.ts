@@ -1,8 +1,8 @@
+import type { Document } from '@store/common';
+import { isStoreError } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { isStoreError } from '@store/common';
 import { applySet, MAX_ARRAY_PADDING } from './merge-set';
-import type { Document } from '@store/common';
 
 function rejection(document: Document, set: Document): { code: string; detail: string } {
   try {
@@ -115,7 +115,7 @@ describe('applySet', () => {
 
   it('keeps __proto__ keys as data, never as a prototype', () => {
     const document = JSON.parse('{"__proto__": {"polluted": true}}') as Document;
-    const result = applySet(document, { ['__proto__.x']: 1 });
+    const result = applySet(document, { '__proto__.x': 1 });
     expect(Object.getOwnPropertyDescriptor(result, '__proto__')?.value).toEqual({ polluted: true, x: 1 });
     expect(Object.getPrototypeOf(result)).toBeNull();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -1,7 +1,7 @@
+import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { ObjectId } from 'bson';
 import { storeError } from '../http/error-codes';
-import { isPlainObject } from '@store/common';
-import type { Document } from '@store/common';
 
 /**
  * Most `null`s a dotted key may add to extend an array (`tags.9999` on three tags). MongoDB
@@ -85,7 +85,10 @@ function setPath(target: Document, key: string, value: unknown): void {
   let container: Container = target;
   for (const [i, segment] of segments.entries()) {
     const through = segments.slice(0, i).join('.');
-    if (i === segments.length - 1) return write(container, segment, value, key, through);
+    if (i === segments.length - 1) {
+      write(container, segment, value, key, through);
+      return;
+    }
     let child = read(container, segment, key, through);
     if (child === undefined) {
       child = Object.create(null);

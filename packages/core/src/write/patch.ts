@@ -1,17 +1,17 @@
-import { protectPatch } from '../access/writes';
-import { storeError } from '../http/error-codes';
-import { requestFilter } from '../read/filters';
-import { applyBeforeWrite } from '../hooks/hooks';
-import { idFilter } from '@store/common';
-import { applySet, checkNoOverlap } from './merge-set';
-import { parseJsonBody } from '../http/parse-body';
-import { presentOne } from '../read/present';
 import type { Document } from '@store/common';
+import { idFilter } from '@store/common';
+import { protectPatch } from '../access/writes';
+import { applyBeforeWrite } from '../hooks/hooks';
+import { storeError } from '../http/error-codes';
+import { documentNotFound } from '../http/not-found';
+import { parseJsonBody } from '../http/parse-body';
+import type { RequestContext, RouteResult } from '../model/context';
+import { requestFilter } from '../read/filters';
+import { presentOne } from '../read/present';
+import { checkBodyIdMatchesPath } from './body-id';
+import { applySet, checkNoOverlap } from './merge-set';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
-import { checkBodyIdMatchesPath } from './body-id';
-import { documentNotFound } from '../http/not-found';
-import type { RequestContext, RouteResult } from '../model/context';
 
 /** The `$set` of a PATCH body: `_id` must name the path's document and is then left out. */
 function setOf(ctx: RequestContext, body: Document): Document {

@@ -1,14 +1,14 @@
-import { protectReplacement } from '../access/writes';
-import { requestFilter } from '../read/filters';
-import { applyBeforeWrite } from '../hooks/hooks';
 import { idFilter } from '@store/common';
+import { protectReplacement } from '../access/writes';
+import { applyBeforeWrite } from '../hooks/hooks';
+import { documentNotFound } from '../http/not-found';
 import { parseJsonBody } from '../http/parse-body';
+import type { RequestContext, RouteResult } from '../model/context';
+import { requestFilter } from '../read/filters';
 import { presentOne } from '../read/present';
+import { checkBodyIdMatchesPath } from './body-id';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
-import { checkBodyIdMatchesPath } from './body-id';
-import { documentNotFound } from '../http/not-found';
-import type { RequestContext, RouteResult } from '../model/context';
 
 /**
  * `PUT /<res>/<id>`: replaces the document with the body (after `beforeWrite`), keeping its

@@ -1,6 +1,6 @@
 import type { Document } from '@store/common';
-import { TIMESTAMP_FIELDS } from './timestamps';
 import type { RequestContext } from '../model/context';
+import { TIMESTAMP_FIELDS } from './timestamps';
 
 /**
  * Checks the document a write would store against `resources.<name>.schema` (400 `invalid_body`
@@ -11,7 +11,10 @@ import type { RequestContext } from '../model/context';
 export function validateBody(ctx: RequestContext, document: Document): void {
   const { validate } = ctx.resource;
   if (validate === undefined) return;
-  if (!ctx.resource.timestamps) return validate(document);
+  if (!ctx.resource.timestamps) {
+    validate(document);
+    return;
+  }
   const checked: Document = { ...document };
   for (const field of TIMESTAMP_FIELDS) delete checked[field];
   validate(checked);

@@ -1,6 +1,6 @@
+import type { StoreCollection, StoreDb } from '@store/common';
 import { type Collection, type Db, MongoClient } from 'mongodb';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { StoreCollection, StoreDb } from '@store/common';
 
 // Type-level checks (run by `pnpm typecheck`): the real driver satisfies the storage interface as is.
 const driverDb: StoreDb = {} as Db;

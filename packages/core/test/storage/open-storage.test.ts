@@ -1,9 +1,8 @@
-import { MongoClient } from 'mongodb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OptionError } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
-import { openStorage } from '../../src/storage';
-import { databaseNameOf } from '../../src/storage/open-storage';
+import { MongoClient } from 'mongodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { databaseNameOf, openStorage } from '../../src/storage/open-storage';
 
 const UNREACHABLE = 'mongodb://127.0.0.1:1';
 

@@ -5,9 +5,9 @@
  */
 import { magicAuth, type UserAuthConfig } from '@store/auth-magic';
 import { createCapturingMailer } from '@store/auth-magic/testing';
-import { startSmtpServer, type TestSmtpServer } from '../smtp';
 import type { StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
+import { startSmtpServer, type TestSmtpServer } from '../smtp';
 import type { Start } from './fixtures';
 import type { Json, ServeOptions } from './harness';
 

@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
 import type { StoreCollection, StoreDb } from '@store/common';
+import { describe, expect, it, vi } from 'vitest';
 import { type Start, startWithPeople } from './fixtures';
 import { expectProblem } from './harness';
 

@@ -6,10 +6,10 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, expect } from 'vitest';
 import type { StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
-import type { EngineUnderTest } from '@store/test-kit';
+import type { EngineUnderTest } from '../engines';
+import { afterEach, expect } from 'vitest';
 
 /** How the suite wants the store mounted. */
 export interface ServeOptions {

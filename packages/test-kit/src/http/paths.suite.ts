@@ -1,5 +1,5 @@
-import { withAuth } from './auth-fixtures';
 import { describe, expect, it } from 'vitest';
+import { withAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
 import { expectPassedOn, expectProblem } from './harness';
 

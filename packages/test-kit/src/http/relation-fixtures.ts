@@ -1,5 +1,5 @@
 import type { Start } from './fixtures';
-import { type Api, type Json } from './harness';
+import type { Api, Json } from './harness';
 
 /** `{ _id: [length of <field>] }` of a list answer: how many related documents each got. */
 export const counts = (reply: { json: Json }, field: string) =>

@@ -1,6 +1,6 @@
-import { withAuth } from './auth-fixtures';
+import type { EngineUnderTest } from '../engines';
 import { describe, expect, it } from 'vitest';
-import type { EngineUnderTest } from '@store/test-kit';
+import { withAuth } from './auth-fixtures';
 import { ids, type Start } from './fixtures';
 import { expectPassedOn, expectProblem, type Json } from './harness';
 import { company, countingDb, counts } from './relation-fixtures';

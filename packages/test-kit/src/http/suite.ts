@@ -3,7 +3,7 @@
  * run once per storage engine through `describeEngines`, against whatever server an adapter
  * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
  */
-import { describeEngines } from '@store/test-kit';
+import { describeEngines } from '../engines';
 import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
