@@ -5,11 +5,12 @@
  */
 
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { ObjectId } from 'bson';
 import { update as mingoUpdate } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
-import { cloneValue, idKey, isPlainObject, setOwn, toStored } from './values';
+import { cloneValue, idKey, setOwn, toStored } from './values';
 
 const UPDATE_OPERATORS: ReadonlySet<string> = new Set([
   '$set',

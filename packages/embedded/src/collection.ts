@@ -12,6 +12,7 @@ import type {
   ModifyOptions,
   StoreCollection,
 } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import { EmbeddedDbError } from './errors';
@@ -19,7 +20,7 @@ import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
-import { bsonBytes, cloneValue, idKey, isObjectId, isPlainObject, toStored } from './values';
+import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 
 /** Shared by a database and its collections. */
 export interface EngineState {

@@ -6,6 +6,7 @@
  */
 
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { Context } from 'mingo';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
@@ -19,7 +20,7 @@ import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
 import { mod } from './mod-operator';
 import { textMatcher } from './text-search';
-import { isPlainObject, setOwn } from './values';
+import { setOwn } from './values';
 
 /** Internal field-level stand-in for the top-level `$text` operator (mingo has no `$text`). */
 const TEXT_OPERATOR = '$__embeddedText';

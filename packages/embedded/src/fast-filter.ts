@@ -8,10 +8,10 @@
  */
 
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { type InLookup, inLookup, inMatches } from './in-operator';
-import { isPlainObject } from './values';
 
 type Test = (doc: Document) => boolean;
 /** The `$in` lookups of one filter, by operand (`$or` clauses often share one list). */

@@ -5,6 +5,7 @@
  */
 
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { booleanIntersects } from '@turf/boolean-intersects';
 import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
 import { booleanWithin } from '@turf/boolean-within';
@@ -13,7 +14,6 @@ import { pointToLineDistance } from '@turf/point-to-line-distance';
 import { EmbeddedDbError } from './errors';
 import { geometriesAt, queryGeometry, simpleParts } from './geo-shapes';
 import type { Geometry, Point, Position } from './geo-types';
-import { isPlainObject } from './values';
 
 /** MongoDB's radius of the earth for spherical queries, in metres. */
 const EARTH_RADIUS_M = 6_378_100;

@@ -4,10 +4,10 @@
  * legacy `[lng, lat]` pairs, arrays of either).
  */
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { EmbeddedDbError } from './errors';
 import type { Geometry, Point, Position } from './geo-types';
 import { valuesAtPath } from './paths';
-import { isPlainObject } from './values';
 
 function isPosition(value: unknown): value is Position {
   if (!Array.isArray(value) || value.length < 2 || value.length > 3) return false;

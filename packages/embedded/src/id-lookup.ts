@@ -7,7 +7,8 @@
  * narrows the search.
  */
 import type { Document } from '@store/common';
-import { idKey, isObjectId, isPlainObject } from './values';
+import { isPlainObject } from '@store/common';
+import { idKey, isObjectId } from './values';
 
 /** Keys of the documents whose `field` can equal one of `values`, or undefined without an index. */
 export type FieldLookup = (field: string, values: readonly unknown[]) => Set<string> | undefined;

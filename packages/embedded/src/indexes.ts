@@ -6,10 +6,11 @@
  * expired.
  */
 import type { Document, IndexOptions, IndexSpec } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { EmbeddedDbError } from './errors';
 import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
-import { idKey, isPlainObject } from './values';
+import { idKey } from './values';
 
 /** The distinct index keys of `values`, or undefined when one is not compared by key. */
 function indexKeysOf(values: readonly unknown[]): string[] | undefined {

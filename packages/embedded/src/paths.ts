@@ -1,6 +1,6 @@
 /** Reading dotted paths the way MongoDB indexes and geo/text operators do. */
 import type { Document } from '@store/common';
-import { isPlainObject } from './values';
+import { isPlainObject } from '@store/common';
 
 const INDEX_SEGMENT = /^(0|[1-9]\d*)$/;
 

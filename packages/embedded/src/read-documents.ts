@@ -4,12 +4,13 @@
  */
 
 import type { Document, FindOptions } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { distanceToField } from './geo-operators';
 import { sortSimply } from './sort-documents';
-import { cloneValue, isPlainObject } from './values';
+import { cloneValue } from './values';
 
 function checkCount(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;

@@ -5,9 +5,9 @@
  * excludes. Unlike MongoDB there is no stemming and no stop-word list.
  */
 import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
 import { EmbeddedDbError } from './errors';
 import { valuesAtPath } from './paths';
-import { isPlainObject } from './values';
 
 const ALLOWED_KEYS = new Set(['$search', '$language', '$caseSensitive', '$diacriticSensitive']);
 const TOKEN_SPLIT = /[^\p{L}\p{N}]+/u;

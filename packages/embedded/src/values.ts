@@ -9,13 +9,6 @@ import type { Document } from '@store/common';
 import { BSON, EJSON, ObjectId } from 'bson';
 import { asBadValue } from './errors';
 
-/** True for a plain data object (not an array, Date, ObjectId or other BSON value). */
-export function isPlainObject(value: unknown): value is Document {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 /** True for an ObjectId of any bson copy. */
 export function isObjectId(value: unknown): value is ObjectId {
   return (

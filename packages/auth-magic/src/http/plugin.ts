@@ -8,7 +8,6 @@ import type {
   StorePlugin,
   StoreRequest,
 } from '@store/core';
-import type { AuthDb } from '../db';
 import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
 import { AUTH_ERROR_CODES } from '../error-codes';
 import type { ResolvedAuthOptions } from '../resolved-options';
@@ -84,7 +83,7 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
     // Every answer, errors included: they carry sessions, or reveal whether a secret is live.
     answerHeaders: { 'cache-control': 'no-store' },
     async start(db: StoreDb) {
-      const deps = createAuthDeps(db as unknown as AuthDb, options);
+      const deps = createAuthDeps(db, options);
       await ensureAuthIndexes(deps);
       return runtime(deps, bodyLimit);
     },

@@ -1,7 +1,6 @@
 /**
- * The engines populate's suites run on: `@store/core`'s `describeEngines` (the embedded engine
- * always, a real MongoDB when one is available, otherwise that tier is skipped by name).
- * Imported by relative path, for the tests only: populate's own code never imports core.
+ * The engines populate's suites run on: `@store/test-kit`'s `describeEngines` (the embedded
+ * engine always, a real MongoDB when one is available, otherwise that tier is skipped by name).
  */
 import type { StoreDb } from '@store/common';
 
