@@ -1,4 +1,4 @@
-import { storeError } from '@store/core';
+import { invalidOption } from '@store/common';
 
 /**
  * How the fetch handler sits in its host. `Context` is what the host passes beside the
@@ -33,14 +33,12 @@ export type ResolvedFetchStoreOptions<Context = unknown> = Readonly<Required<Fet
 const BASE_PATH = /^(?:\/[^/?#]+)*$/;
 
 function invalid(option: string, expected: string): never {
-  throw storeError('invalid_config', `Invalid @store/adapter-fetch option "${option}": ${expected}.`, {
-    data: { option },
-  });
+  invalidOption(option, expected);
 }
 
 /**
- * Applies the defaults of {@link FetchStoreOptions} and checks them, throwing a `StoreError`
- * with code `invalid_config` that names the option.
+ * Applies the defaults of {@link FetchStoreOptions} and checks them, throwing an `OptionError`
+ * (code `invalid_config`) that names the option.
  */
 export function resolveFetchStoreOptions<Context = unknown>(
   options: FetchStoreOptions<Context> = {},
