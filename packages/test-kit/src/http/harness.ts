@@ -8,8 +8,8 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
-import type { EngineUnderTest } from '../engines';
 import { afterEach, expect } from 'vitest';
+import type { EngineUnderTest } from '../engines';
 
 /** How the suite wants the store mounted. */
 export interface ServeOptions {

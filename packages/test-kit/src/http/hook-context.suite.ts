@@ -1,5 +1,5 @@
 import type { HookContext } from '@store/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
 import { expectProblem } from './harness';
@@ -85,7 +85,9 @@ export function hookContextTests(start: Start): void {
     });
 
     it('gives a frozen query: a hook cannot change what the request asked', async () => {
+      const warn = vi.fn();
       const api = await start({
+        logger: { error: console.error, warn },
         resources: {
           notes: {
             hooks: {
@@ -99,6 +101,10 @@ export function hookContextTests(start: Start): void {
       await api.seed('notes', [{ _id: 'n1', text: 'hi' }]);
       // The hook's TypeError (assigning to a frozen object) has no HTTP status: a 403.
       expectProblem(await api.get('/notes?text=hi'), 403, 'forbidden');
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('without an HTTP status'),
+        expect.any(TypeError),
+      );
     });
   });
 }

@@ -1,5 +1,5 @@
-import type { EngineUnderTest } from '../engines';
 import { describe, expect, it } from 'vitest';
+import type { EngineUnderTest } from '../engines';
 import { withAuth } from './auth-fixtures';
 import { ids, type Start } from './fixtures';
 import { expectPassedOn, expectProblem, type Json } from './harness';
