@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** A message the test SMTP server accepted. */
-export interface ReceivedMail {
+interface ReceivedMail {
   from: string | null;
   to: string[];
   raw: string;

@@ -18,7 +18,7 @@ export interface AccessApi {
  * on the user's team, `false` for anonymous), `drafts` mixes rules per operation, `pins` owns by
  * `author`. `folders` and `comments` are public relatives of `notes`.
  */
-export const ACCESS_RESOURCES = {
+const ACCESS_RESOURCES = {
   open: { access: 'public' },
   members: { access: 'authenticated' },
   notes: { access: 'owner' },

@@ -84,7 +84,7 @@ export interface AuthReply {
 }
 
 /** What a request carries: `json` is sent as JSON, `form` as a form post, `raw` as is. */
-export interface AuthSend {
+interface AuthSend {
   json?: unknown;
   form?: string;
   raw?: string;

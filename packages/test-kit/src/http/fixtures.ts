@@ -4,7 +4,7 @@ import type { Api, Json, useServer } from './harness';
 export type Start = ReturnType<typeof useServer>;
 
 /** The documents the query suites filter. */
-export const PEOPLE = [
+const PEOPLE = [
   {
     _id: 1,
     name: 'Ann',

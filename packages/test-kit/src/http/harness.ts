@@ -65,7 +65,7 @@ export interface Reply {
 }
 
 /** What a request may carry: `body` is sent as JSON; `raw` as is. */
-export interface Send {
+interface Send {
   body?: unknown;
   raw?: string | Uint8Array;
   headers?: Record<string, string>;

@@ -4,7 +4,7 @@ import { ids, type Start } from './fixtures';
 import type { Api, Json } from './harness';
 
 /** Two lists, four tasks (`list_id`), each with a `secret` the hidden-field tests hide. */
-export const LISTS = [
+const LISTS = [
   { _id: 1, name: 'Home', shared: false, secret: 'hush-l1' },
   { _id: 2, name: 'Work', shared: true, secret: 'hush-l2' },
 ];

@@ -16,8 +16,6 @@ import { relationRuleTests } from './relation-rules.suite';
 import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
 
-export type { Serve, Served, ServeOptions } from './harness';
-
 /** Registers the whole conformance suite for the server `serve` builds, on every engine. */
 export function describeConformance(title: string, serve: Serve): void {
   describeEngines(`HTTP conformance: ${title}`, (engine) => {
