@@ -1,6 +1,7 @@
 import type { StoreConfig } from '@store/core';
 import { type AuthApi, type AuthReply, bearer, startAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
+import { asString, field, type ReplyJson } from './harness';
 
 /** Who sends a request: nobody signed in, or one of two users. */
 export type Caller = 'anonymous' | 'ada' | 'bob';
@@ -38,7 +39,10 @@ async function signIn(api: AuthApi, email: string): Promise<{ id: string; token:
   const verified = await api.send('POST', '/auth/magic-code/verify', {
     json: { email, code: api.mailbox.codeTo(email) },
   });
-  return { id: verified.json.user._id, token: verified.json.token };
+  return {
+    id: asString(field(verified.json, 'user', '_id')),
+    token: asString(field(verified.json, 'token')),
+  };
 }
 
 /**
@@ -86,5 +90,5 @@ export async function startAccess(
 }
 
 /** The `_id`s of a list answer, in order. */
-export const listed = (reply: AuthReply): unknown[] =>
-  Array.isArray(reply.json) ? reply.json.map((doc: { _id: unknown }) => doc._id) : reply.json;
+export const listed = (reply: { json: ReplyJson }): ReplyJson[] | ReplyJson =>
+  Array.isArray(reply.json) ? reply.json.map((doc) => field(doc, '_id')) : reply.json;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AccessApi, type Caller, listed, startAccess } from './access-fixtures';
 import type { Start } from './fixtures';
-import { expectPassedOn, expectProblem } from './harness';
+import { asArray, expectPassedOn, expectProblem, field } from './harness';
 
 /** What one caller gets from each operation on a resource holding `a1` (ada's) and `b1` (bob's). */
 interface Expected {
@@ -68,13 +68,16 @@ const TABLE: [string, Caller, Expected][] = [
   ['team-tasks', 'bob', ownerOfB1],
 ];
 
-async function observe(access: AccessApi, resource: string, caller: Caller): Promise<Expected> {
+/** What one caller got: compared whole with its {@link Expected}. */
+type Observed = Record<keyof Expected, unknown>;
+
+async function observe(access: AccessApi, resource: string, caller: Caller): Promise<Observed> {
   const send = (method: string, path: string, json?: unknown) => access.send(caller, method, path, json);
   const list = await send('GET', `/${resource}`);
   const count = await send('GET', `/${resource}?$count=1`);
   return {
-    list: list.status === 200 ? (listed(list) as string[]) : list.status,
-    count: count.status === 200 ? count.json.count : count.status,
+    list: list.status === 200 ? listed(list) : list.status,
+    count: count.status === 200 ? field(count.json, 'count') : count.status,
     get: (await send('GET', `/${resource}/a1`)).status,
     patch: (await send('PATCH', `/${resource}/a1`, { title: 'patched' })).status,
     put: (await send('PUT', `/${resource}/a1`, { title: 'replaced' })).status,
@@ -184,7 +187,7 @@ function sideDoorTests(start: Start): void {
       { _id: 'f1', name: 'shared', notes: [expect.objectContaining({ _id: 'b1' })] },
     ]);
     const one = await access.send('ada', 'GET', '/folders/f1?$populate=notes');
-    expect(listed({ ...one, json: one.json.notes })).toEqual(['a1']);
+    expect(listed({ json: field(one.json, 'notes') })).toEqual(['a1']);
     expectProblem(await access.send('anonymous', 'GET', '/folders?$populate=notes'), 401, 'unauthorized');
     expectProblem(await access.send('ada', 'GET', '/folders?$populate=vault'), 403, 'forbidden');
   });
@@ -192,12 +195,7 @@ function sideDoorTests(start: Start): void {
   it('filters $fill by the parents rule', async () => {
     const access = await startAccess(start);
     const reply = await access.send('bob', 'GET', '/comments?$fill=notes');
-    expect(
-      reply.json.map((c: { _id: string; notes: { _id: string }[] }) => [
-        c._id,
-        listed({ ...reply, json: c.notes }),
-      ]),
-    ).toEqual([
+    expect(asArray(reply.json).map((c) => [field(c, '_id'), listed({ json: field(c, 'notes') })])).toEqual([
       ['ca', []],
       ['cb', ['b1']],
     ]);

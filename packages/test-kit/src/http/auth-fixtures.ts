@@ -9,7 +9,7 @@ import type { StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
 import { startSmtpServer, type TestSmtpServer } from '../smtp';
 import type { Start } from './fixtures';
-import type { Json, ServeOptions } from './harness';
+import type { ReplyJson, ServeOptions } from './harness';
 
 /** The store's public address in the tests: links in mail start with it. */
 export const BASE_URL = 'http://store.test/api';
@@ -80,7 +80,7 @@ export interface AuthReply {
   status: number;
   headers: Headers;
   text: string;
-  json: Json;
+  json: ReplyJson;
 }
 
 /** What a request carries: `json` is sent as JSON, `form` as a form post, `raw` as is. */
@@ -114,7 +114,7 @@ async function request(url: string, method: string, path: string, send: AuthSend
   const headers = { ...(type === undefined ? {} : { 'content-type': type }), ...send.headers };
   const response = await fetch(`${url}${path}`, { method, headers, body: payload, redirect: 'manual' });
   const text = await response.text();
-  const json =
+  const json: ReplyJson =
     (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, text, json };
 }

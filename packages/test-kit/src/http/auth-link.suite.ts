@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AuthApi, BASE_URL, bearer, cookieToken, type Mailbox, startAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
-import { expectProblem } from './harness';
+import { asString, expectProblem, field } from './harness';
 
 const ADA = 'ada@example.test';
 const JSON_ACCEPT = { accept: 'application/json' };
@@ -29,9 +29,11 @@ function linkFlowTests(start: Start, mailbox: () => Mailbox): void {
     const opened = await api.send('GET', `/auth/magic-link/${token}`);
     expect(opened.status, opened.text).toBe(200);
     expect(opened.json).toMatchObject({ token: expect.any(String), user: { email: ADA } });
-    expect(cookieToken(opened)).toBe(opened.json.token);
-    const session = await api.send('GET', '/auth/session', { headers: bearer(opened.json.token) });
-    expect(session.json.user).toEqual(opened.json.user);
+    expect(cookieToken(opened)).toBe(field(opened.json, 'token'));
+    const session = await api.send('GET', '/auth/session', {
+      headers: bearer(asString(field(opened.json, 'token'))),
+    });
+    expect(field(session.json, 'user')).toEqual(field(opened.json, 'user'));
 
     const after = await api.snapshot();
     expectProblem(await api.send('GET', `/auth/magic-link/${token}`), 409, 'already_used');
@@ -41,7 +43,7 @@ function linkFlowTests(start: Start, mailbox: () => Mailbox): void {
   it('polls: the confirm page and HEAD change nothing; the approval POST lets the poll collect the session once', async () => {
     const api = await startAuth(start, { mailbox: mailbox() });
     const { asked, token } = await linked(api, { poll: true });
-    const { pollToken } = asked.json;
+    const pollToken = field(asked.json, 'pollToken');
     expect(pollToken).toMatch(/^[\w-]{43}$/);
 
     const pending = await api.send('GET', `/auth/magic-token/${pollToken}`);
@@ -78,7 +80,9 @@ function linkFlowTests(start: Start, mailbox: () => Mailbox): void {
     const collected = await api.send('GET', `/auth/magic-token/${pollToken}`);
     expect(collected.status, collected.text).toBe(200);
     expect(collected.json).toMatchObject({ token: expect.any(String), user: { email: ADA } });
-    const session = await api.send('GET', '/auth/session', { headers: bearer(collected.json.token) });
+    const session = await api.send('GET', '/auth/session', {
+      headers: bearer(asString(field(collected.json, 'token'))),
+    });
     expect(session.status).toBe(200);
 
     const after = await api.snapshot();
@@ -110,7 +114,11 @@ function linkRefusalTests(start: Start): void {
     const before = await api.snapshot();
     expectProblem(await api.send('GET', `/auth/magic-link/${token}`), 410, 'token_expired');
     expectProblem(await api.send('POST', `/auth/magic-link/${token}`), 410, 'token_expired');
-    expectProblem(await api.send('GET', `/auth/magic-token/${asked.json.pollToken}`), 410, 'token_expired');
+    expectProblem(
+      await api.send('GET', `/auth/magic-token/${field(asked.json, 'pollToken')}`),
+      410,
+      'token_expired',
+    );
     expect(await api.snapshot()).toEqual(before);
   });
 
@@ -147,7 +155,7 @@ function redirectTests(start: Start): void {
     expect(opened.status).toBe(302);
     expect(opened.headers.get('location')).toBe('/welcome');
     const session = await api.send('GET', '/auth/session', { headers: bearer(cookieToken(opened) ?? '') });
-    expect(session.json.user.email).toBe(ADA);
+    expect(field(session.json, 'user', 'email')).toBe(ADA);
     const again = await api.send('GET', `/auth/magic-link/${token}`);
     expect({ status: again.status, location: again.headers.get('location') }).toEqual({
       status: 302,

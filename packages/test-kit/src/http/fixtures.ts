@@ -1,4 +1,4 @@
-import type { Api, Json, useServer } from './harness';
+import { type Api, asArray, field, type ReplyJson, type useServer } from './harness';
 
 /** What a suite file receives: start a served store on a fresh database. */
 export type Start = ReturnType<typeof useServer>;
@@ -36,7 +36,7 @@ const PEOPLE = [
 ];
 
 /** The `_id`s of a list answer, in order. */
-export const ids = (reply: { json: Json }) => (reply.json as Array<{ _id: unknown }>).map((doc) => doc._id);
+export const ids = (reply: { json: ReplyJson }) => asArray(reply.json).map((doc) => field(doc, '_id'));
 
 /** A store holding {@link PEOPLE} under `/people`. */
 export async function startWithPeople(start: Start, config = {}): Promise<Api> {

@@ -8,7 +8,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
-import { afterEach, expect } from 'vitest';
+import { afterEach, assert, expect } from 'vitest';
 import type { EngineUnderTest } from '../engines';
 
 /** How the suite wants the store mounted. */
@@ -54,14 +54,61 @@ export async function listenServed(
   };
 }
 
-export type Json = any;
+/** A value `JSON.parse` gives: what a JSON answer holds. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+
+/** A JSON object. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** An answer's parsed body: `undefined` when it is not JSON or is empty. */
+export type ReplyJson = JsonValue | undefined;
+
+/** `value` as JSON text, cut short, for an assertion message. */
+function shown(value: ReplyJson): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/** `value` as an array; fails the test when it is anything else. */
+export function asArray(value: ReplyJson): JsonValue[] {
+  if (!Array.isArray(value)) assert.fail(`expected a JSON array, got ${shown(value)}`);
+  return value;
+}
+
+/** Whether `value` is an object (not an array, not null). */
+const isObject = (value: ReplyJson): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `value` as an object (not an array, not null); fails the test when it is anything else. */
+export function asObject(value: ReplyJson): JsonObject {
+  if (!isObject(value)) assert.fail(`expected a JSON object, got ${shown(value)}`);
+  return value;
+}
+
+/** `value` as a string; fails the test when it is anything else. */
+export function asString(value: ReplyJson): string {
+  if (typeof value !== 'string') assert.fail(`expected a JSON string, got ${shown(value)}`);
+  return value;
+}
+
+/**
+ * The member `names` leads to: `field(doc, 'user', '_id')` is `doc.user._id`, `undefined` when the
+ * last member is missing. Fails the test when `doc`, or a member on the way, is not an object.
+ */
+export function field(doc: ReplyJson, ...names: [string, ...string[]]): ReplyJson {
+  let value = doc;
+  for (const name of names) value = asObject(value)[name];
+  return value;
+}
 
 /** One answer, read whole. */
 export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  json: Json;
+  json: ReplyJson;
 }
 
 /** What a request may carry: `body` is sent as JSON; `raw` as is. */
@@ -79,13 +126,13 @@ export interface Api {
   get(path: string): Promise<Reply>;
   post(path: string, body: unknown): Promise<Reply>;
   /** POSTs each document to `/<resource>` and expects 201. */
-  seed(resource: string, documents: unknown[]): Promise<Json[]>;
+  seed(resource: string, documents: unknown[]): Promise<ReplyJson[]>;
 }
 
 async function read(response: Response): Promise<Reply> {
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  const json = type.includes('json') && text !== '' ? JSON.parse(text) : undefined;
+  const json: ReplyJson = type.includes('json') && text !== '' ? JSON.parse(text) : undefined;
   return { status: response.status, headers: response.headers, text, json };
 }
 
@@ -105,7 +152,7 @@ function client(url: string, db: StoreDb): Api {
     get: (path) => request('GET', path),
     post: (path, body) => request('POST', path, { body }),
     async seed(resource, documents) {
-      const created: Json[] = [];
+      const created: ReplyJson[] = [];
       for (const document of documents) {
         const reply = await api.post(`/${resource}`, document);
         expect(reply.status, reply.text).toBe(201);
@@ -136,12 +183,13 @@ export function useServer(engine: EngineUnderTest, serve: Serve) {
 
 /** Asserts an RFC 9457 problem answer with this status and code. */
 export function expectProblem(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.json?.code }, reply.text).toEqual({ status, code });
+  const answered = isObject(reply.json) ? reply.json.code : undefined;
+  expect({ status: reply.status, code: answered }, reply.text).toEqual({ status, code });
   expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(reply.json).toMatchObject({ type: 'about:blank', status, code });
-  expect(typeof reply.json.title).toBe('string');
-  expect(reply.json.detail).toEqual(expect.any(String));
-  expect(reply.json.detail.length).toBeGreaterThan(0);
+  expect(typeof field(reply.json, 'title')).toBe('string');
+  expect(field(reply.json, 'detail')).toEqual(expect.any(String));
+  expect(asString(field(reply.json, 'detail')).length).toBeGreaterThan(0);
 }
 
 /** Asserts the store passed the request on to the host app's next handler. */

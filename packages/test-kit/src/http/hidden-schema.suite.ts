@@ -1,6 +1,7 @@
+import type { WriteHookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import type { Start } from './fixtures';
-import { expectProblem, type Json } from './harness';
+import { expectProblem, field } from './harness';
 import { storedTasks, todo } from './hook-fixtures';
 
 /** Contract section 7 and issue 6: `hidden` fields and `schema` validation over HTTP. */
@@ -55,7 +56,7 @@ function hiddenTests(start: Start): void {
     const api = await todo(start, hidden);
     const reply = await api.get(path);
     expectProblem(reply, 400, 'invalid_query');
-    expect(reply.json.detail).toContain('hidden');
+    expect(field(reply.json, 'detail')).toContain('hidden');
   });
 }
 
@@ -115,7 +116,7 @@ function schemaTests(start: Start): void {
       const api = await todo(start, schema, { tasks: VALID });
       const reply = await api.request(method, path, { body });
       expectProblem(reply, 400, 'invalid_body');
-      expect(reply.json.errors).toEqual(errors);
+      expect(field(reply.json, 'errors')).toEqual(errors);
       expect(await storedTasks(api)).toEqual([VALID[1], VALID[0]]);
     },
   );
@@ -138,11 +139,11 @@ function schemaTests(start: Start): void {
     expect((await api.post('/tasks', { title: 'New' })).status).toBe(201);
     const patched = await api.request('PATCH', '/tasks/t1', { body: { done: true } });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.json.updatedAt).toEqual(expect.any(String));
+    expect(field(patched.json, 'updatedAt')).toEqual(expect.any(String));
   });
 
   it('validates the body beforeWrite made', async () => {
-    const beforeWrite = (ctx: Json) => ({ title: 'Untitled', ...ctx.body });
+    const beforeWrite = (ctx: WriteHookContext) => ({ title: 'Untitled', ...ctx.body });
     const api = await todo(start, { tasks: { schema: TASK_SCHEMA, hooks: { beforeWrite } } });
     expect((await api.post('/tasks', { _id: 't9' })).json).toEqual({ _id: 't9', title: 'Untitled' });
   });

@@ -1,6 +1,8 @@
+import type { Document } from '@store/common';
+import type { HookContext, ResourceHooks, WriteHookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import { ids, type Start } from './fixtures';
-import { expectProblem, type Json } from './harness';
+import { expectProblem, field, type ReplyJson } from './harness';
 import { hiddenAndSchemaTests } from './hidden-schema.suite';
 import { hookContextTests } from './hook-context.suite';
 import { related, storedTasks, TASKS, todo } from './hook-fixtures';
@@ -54,7 +56,7 @@ function beforeReadTests(start: Start): void {
       [1, ['t1']],
       [2, ['t3']],
     ]);
-    expect(ids({ json: (await api.get('/lists/2?$populate=tasks')).json.tasks })).toEqual(['t3']);
+    expect(ids({ json: field((await api.get('/lists/2?$populate=tasks')).json, 'tasks') })).toEqual(['t3']);
   });
 
   it('filters the documents $fill brings', async () => {
@@ -68,7 +70,7 @@ function beforeReadTests(start: Start): void {
   });
 
   it('reads a $$flag: ?$$list=2 narrows every read, without it nothing is added', async () => {
-    const beforeRead = (ctx: Json) =>
+    const beforeRead = (ctx: HookContext) =>
       ctx.flags.list === undefined ? undefined : { list_id: Number(ctx.flags.list) };
     const api = await todo(start, { tasks: { hooks: { beforeRead } } });
     expect(ids(await api.get('/tasks?$$list=2'))).toEqual(['t3', 't4']);
@@ -78,8 +80,8 @@ function beforeReadTests(start: Start): void {
   });
 
   it('receives the request context: resource, operation, flags, query, no user, and a db it can query', async () => {
-    const seen: Json[] = [];
-    const beforeRead = async (ctx: Json) => {
+    const seen: unknown[] = [];
+    const beforeRead = async (ctx: HookContext) => {
       seen.push({
         resource: ctx.resource.name,
         operation: ctx.operation,
@@ -88,7 +90,7 @@ function beforeReadTests(start: Start): void {
         user: ctx.user,
       });
       const shared = await ctx.db.collection('lists').find({ shared: true }).toArray();
-      return { list_id: { $in: shared.map((list: Json) => list._id) } };
+      return { list_id: { $in: shared.map((list) => list._id) } };
     };
     const api = await todo(start, { tasks: { hooks: { beforeRead } } });
     expect(ids(await api.get('/tasks?$limit=5&$$view=shared'))).toEqual(['t3', 't4']);
@@ -108,7 +110,8 @@ function beforeReadTests(start: Start): void {
   });
 }
 
-type Hook = (ctx: Json) => Json;
+type Hook = NonNullable<ResourceHooks['beforeWrite']>;
+type AfterRead = NonNullable<ResourceHooks['afterRead']>;
 const upperInPlace: Hook = (ctx) => {
   ctx.body.title = String(ctx.body.title).toUpperCase();
   ctx.body.by = ctx.operation;
@@ -118,7 +121,7 @@ const upperReturned: Hook = (ctx) => ({
   title: String(ctx.body.title).toUpperCase(),
   by: ctx.operation,
 });
-const T1 = TASKS[0] as Json;
+const [T1] = TASKS;
 
 function beforeWriteTests(start: Start): void {
   it.each([
@@ -126,7 +129,7 @@ function beforeWriteTests(start: Start): void {
     ['returning a new body', upperReturned],
   ])('stores and answers what the hook made, %s', async (_how, beforeWrite) => {
     const api = await todo(start, { tasks: { hooks: { beforeWrite } } });
-    const cases: Array<[string, string, Json, number, Json]> = [
+    const cases: Array<[string, string, Document, number, Document]> = [
       ['POST', '/tasks', { _id: 't9', title: 'new' }, 201, { _id: 't9', title: 'NEW', by: 'create' }],
       ['PUT', '/tasks/t2', { title: 'put' }, 200, { _id: 't2', title: 'PUT', by: 'update' }],
       ['PATCH', '/tasks/t1', { title: 'patch' }, 200, { ...T1, title: 'PATCH', by: 'update' }],
@@ -139,8 +142,8 @@ function beforeWriteTests(start: Start): void {
   });
 
   it('sees a PATCH as its $set (dotted keys kept) and the stored document as previous on PUT', async () => {
-    const seen: Json[] = [];
-    const beforeWrite = (ctx: Json) => {
+    const seen: unknown[] = [];
+    const beforeWrite = (ctx: WriteHookContext) => {
       seen.push([ctx.method, { ...ctx.body }, ctx.previous?._id ?? null]);
     };
     const api = await todo(start, { tasks: { hooks: { beforeWrite } } });
@@ -177,29 +180,29 @@ function beforeWriteTests(start: Start): void {
     // An error without an HTTP status (400-599) is refused with a fixed detail: its text stays private.
     const given = (thrown as { status?: number }).status;
     const statusGiven = given !== undefined && given >= 400;
-    expect(reply.json.detail === 'Not today, the hook said.').toBe(statusGiven);
+    expect(field(reply.json, 'detail') === 'Not today, the hook said.').toBe(statusGiven);
     expect(await storedTasks(api)).toEqual(before);
   });
 }
 
 /** Reshapes each document to `{ _id, label }`. */
-const label = (ctx: Json, docs: Json[]) =>
+const label = (ctx: HookContext, docs: Document[]) =>
   docs.map((doc) => ({ _id: doc._id, label: `${ctx.resource.name}: ${doc.title ?? doc.name}` }));
 
 function afterReadTests(start: Start): void {
   const t1 = { _id: 't1', label: 'tasks: Buy milk' };
   const t2 = { _id: 't2', label: 'tasks: Fix tap' };
   it.each([
-    ['a list', 'tasks', 'GET', '/tasks?list_id=1', undefined, (j: Json) => j, [t1, t2]],
-    ['a single document', 'tasks', 'GET', '/tasks/t1', undefined, (j: Json) => j, t1],
-    ['a nested route', 'tasks', 'GET', '/lists/1/tasks', undefined, (j: Json) => j, [t1, t2]],
+    ['a list', 'tasks', 'GET', '/tasks?list_id=1', undefined, (j: ReplyJson) => j, [t1, t2]],
+    ['a single document', 'tasks', 'GET', '/tasks/t1', undefined, (j: ReplyJson) => j, t1],
+    ['a nested route', 'tasks', 'GET', '/lists/1/tasks', undefined, (j: ReplyJson) => j, [t1, t2]],
     [
       'a POST answer',
       'tasks',
       'POST',
       '/tasks',
       { _id: 't9', title: 'New' },
-      (j: Json) => j,
+      (j: ReplyJson) => j,
       { _id: 't9', label: 'tasks: New' },
     ],
     [
@@ -208,7 +211,7 @@ function afterReadTests(start: Start): void {
       'PUT',
       '/tasks/t1',
       { title: 'Put' },
-      (j: Json) => j,
+      (j: ReplyJson) => j,
       { _id: 't1', label: 'tasks: Put' },
     ],
     [
@@ -217,17 +220,25 @@ function afterReadTests(start: Start): void {
       'PATCH',
       '/tasks/t1',
       { title: 'Patched' },
-      (j: Json) => j,
+      (j: ReplyJson) => j,
       { _id: 't1', label: 'tasks: Patched' },
     ],
-    ['$populate', 'tasks', 'GET', '/lists/1?$populate=tasks', undefined, (j: Json) => j.tasks, [t1, t2]],
+    [
+      '$populate',
+      'tasks',
+      'GET',
+      '/lists/1?$populate=tasks',
+      undefined,
+      (j: ReplyJson) => field(j, 'tasks'),
+      [t1, t2],
+    ],
     [
       '$fill',
       'lists',
       'GET',
       '/tasks/t3?$fill=lists',
       undefined,
-      (j: Json) => j.lists,
+      (j: ReplyJson) => field(j, 'lists'),
       [{ _id: 2, label: 'lists: Work' }],
     ],
   ])('reshapes the documents of %s', async (_what, resource, method, path, body, pick, expected) => {
@@ -244,13 +255,14 @@ function afterReadTests(start: Start): void {
   });
 
   it.each([
-    ['one document fewer', '/tasks', (_ctx: Json, docs: Json[]) => docs.slice(1)],
-    ['one document more', '/tasks/t1', (_ctx: Json, docs: Json[]) => [...docs, ...docs]],
-    ['no array', '/lists/1/tasks', (): Json => ({ _id: 't1' })],
+    ['one document fewer', '/tasks', (_ctx: HookContext, docs: Document[]) => docs.slice(1)],
+    ['one document more', '/tasks/t1', (_ctx: HookContext, docs: Document[]) => [...docs, ...docs]],
+    // Breaks the hook's type on purpose, as an untyped (JavaScript) hook can: one document, not an array.
+    ['no array', '/lists/1/tasks', (() => ({ _id: 't1' })) as unknown as AfterRead],
     [
       'one document fewer through $populate',
       '/lists?$populate=tasks',
-      (_ctx: Json, docs: Json[]) => docs.slice(1),
+      (_ctx: HookContext, docs: Document[]) => docs.slice(1),
     ],
   ])('answers 500 internal, logged, when it returns %s', async (_what, path, afterRead) => {
     const logged: unknown[] = [];

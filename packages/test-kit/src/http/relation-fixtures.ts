@@ -1,9 +1,9 @@
 import type { Start } from './fixtures';
-import type { Api, Json } from './harness';
+import { type Api, asArray, field, type ReplyJson } from './harness';
 
 /** `{ _id: [length of <field>] }` of a list answer: how many related documents each got. */
-export const counts = (reply: { json: Json }, field: string) =>
-  (reply.json as Json[]).map((doc) => [doc._id, doc[field].length]);
+export const counts = (reply: { json: ReplyJson }, name: string) =>
+  asArray(reply.json).map((doc) => [field(doc, '_id'), asArray(field(doc, name)).length]);
 
 /** Companies 1-2 (name, country), employees of both, their tasks and projects. */
 export async function company(start: Start, config = {}): Promise<Api> {

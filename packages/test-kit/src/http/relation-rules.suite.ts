@@ -1,8 +1,9 @@
+import type { HookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import type { EngineUnderTest } from '../engines';
 import { withAuth } from './auth-fixtures';
 import { ids, type Start } from './fixtures';
-import { expectPassedOn, expectProblem, type Json } from './harness';
+import { asArray, expectPassedOn, expectProblem, field } from './harness';
 import { company, countingDb, counts } from './relation-fixtures';
 
 /**
@@ -15,19 +16,23 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
       const population = { employees: { match: { active: true }, sort: '-age', limit: 1 } };
       const api = await company(start, { resources: { companies: { population } } });
       const reply = await api.get('/companies?$populate=employees');
-      expect(reply.json.map((c: Json) => ids({ json: c.employees }))).toEqual([['e1'], ['e2'], []]);
+      expect(asArray(reply.json).map((c) => ids({ json: field(c, 'employees') }))).toEqual([
+        ['e1'],
+        ['e2'],
+        [],
+      ]);
     });
 
     it('takes order like $order', async () => {
       const population = { employees: { sort: ['team', 'age'], order: ['desc', 'asc'] } };
       const api = await company(start, { resources: { companies: { population } } });
       const reply = await api.get('/companies/1?$populate=employees');
-      expect(ids({ json: reply.json.employees })).toEqual(['e1', 'e3', 'e2']);
+      expect(ids({ json: field(reply.json, 'employees') })).toEqual(['e1', 'e3', 'e2']);
     });
 
     it('calls a match function with the request context (here a $$flag)', async () => {
       const seen: unknown[] = [];
-      const match = (ctx: Json) => {
+      const match = (ctx: HookContext) => {
         seen.push(ctx.resource.name);
         return { team: ctx.flags.team ?? 'none' };
       };
@@ -35,7 +40,11 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
         resources: { companies: { population: { employees: { match } } } },
       });
       const reply = await api.get('/companies?$populate=employees&$$team=red');
-      expect(reply.json.map((c: Json) => ids({ json: c.employees }))).toEqual([['e1', 'e3'], ['e4'], []]);
+      expect(asArray(reply.json).map((c) => ids({ json: field(c, 'employees') }))).toEqual([
+        ['e1', 'e3'],
+        ['e4'],
+        [],
+      ]);
       expect(seen).toEqual(['companies']);
       expect(ids(await api.get('/companies/1/employees?$$team=blue'))).toEqual(['e2']);
     });
@@ -44,7 +53,7 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
       const population = { companies: { match: { name: 'Bolt' } } };
       const api = await company(start, { resources: { employees: { population } } });
       const reply = await api.get('/employees/e2?$fill=companies');
-      expect(ids({ json: reply.json.companies })).toEqual([2]);
+      expect(ids({ json: field(reply.json, 'companies') })).toEqual([2]);
     });
 
     it('applies match to the nested route, but not sort or limit ($sort and paging rule there)', async () => {
@@ -75,14 +84,17 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
     it('adds at most perParentCap children per parent, in _id order, without crowding out the others', async () => {
       const api = await crowded({ populate: { perParentCap: 2 } });
       const reply = await api.get('/companies?$populate=employees');
-      expect(reply.json.map((c: Json) => ids({ json: c.employees }))).toEqual([['a', 'b'], ['z']]);
+      expect(asArray(reply.json).map((c) => ids({ json: field(c, 'employees') }))).toEqual([
+        ['a', 'b'],
+        ['z'],
+      ]);
     });
 
     it('clamps a constraint limit to the cap', async () => {
       const population = { employees: { limit: 4, sort: '-_id' } };
       const api = await crowded({ populate: { perParentCap: 3 }, resources: { companies: { population } } });
       const reply = await api.get('/companies/1?$populate=employees');
-      expect(ids({ json: reply.json.employees })).toEqual(['e', 'd', 'c']);
+      expect(ids({ json: field(reply.json, 'employees') })).toEqual(['e', 'd', 'c']);
     });
 
     it('leaves the rest reachable through the nested route', async () => {
@@ -100,7 +112,12 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
       const reply = await api.get(`/companies?${query}`);
       expect(reply.status).toBe(200);
       expect(
-        reply.json.map((c: Json) => [c._id, c.employees.length, c.projects.length, c.countries.length]),
+        asArray(reply.json).map((c) => [
+          field(c, '_id'),
+          asArray(field(c, 'employees')).length,
+          asArray(field(c, 'projects')).length,
+          asArray(field(c, 'countries')).length,
+        ]),
       ).toEqual([
         [1, 3, 0, 1],
         [2, 2, 1, 2],
@@ -239,7 +256,11 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
       );
       counted.calls.length = 0;
       const reply = await api.get('/companies?$limit=50&$populate=employees&$fill=countries');
-      expect(reply.json.every((c: Json) => c.employees.length === 10 && c.countries.length === 1)).toBe(true);
+      expect(
+        asArray(reply.json).every(
+          (c) => asArray(field(c, 'employees')).length === 10 && asArray(field(c, 'countries')).length === 1,
+        ),
+      ).toBe(true);
       expect(counted.calls.map((call) => call.collection).sort()).toEqual([
         'companies',
         'countries',

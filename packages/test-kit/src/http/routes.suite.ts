@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Start } from './fixtures';
-import { expectProblem } from './harness';
+import { expectProblem, field } from './harness';
 
 const HEX24 = /^[0-9a-f]{24}$/;
 
@@ -34,10 +34,11 @@ export function routeTests(start: Start): void {
       const reply = await api.post('/posts', { title: 'Hello', views: 12 });
       expect(reply.status).toBe(201);
       expect(reply.json).toEqual({ _id: expect.stringMatching(HEX24), title: 'Hello', views: 12 });
-      expect(reply.headers.get('location')).toBe(`/api/posts/${reply.json._id}`);
-      const stored = await api.db.collection('posts').findOne({ _id: reply.json._id });
-      expect(stored).toMatchObject({ _id: reply.json._id, title: 'Hello' });
-      expect((await api.get(`/posts/${reply.json._id}`)).json).toEqual(reply.json);
+      const id = field(reply.json, '_id');
+      expect(reply.headers.get('location')).toBe(`/api/posts/${id}`);
+      const stored = await api.db.collection('posts').findOne({ _id: id });
+      expect(stored).toMatchObject({ _id: id, title: 'Hello' });
+      expect((await api.get(`/posts/${id}`)).json).toEqual(reply.json);
     });
 
     it.each([
@@ -47,7 +48,7 @@ export function routeTests(start: Start): void {
       const api = await start();
       const reply = await api.post('/posts', { _id: id, title: 't' });
       expect(reply.status).toBe(201);
-      expect(reply.json._id).toBe(id);
+      expect(field(reply.json, '_id')).toBe(id);
       expect(reply.headers.get('location')).toBe(`/api/posts/${segment}`);
       expect((await api.get(`/posts/${segment}`)).json).toEqual({ _id: id, title: 't' });
     });
