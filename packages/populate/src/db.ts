@@ -1,22 +1,18 @@
 /**
- * The database surface `@store/populate` needs: a structural subset of the official driver's
- * `Db` / `Collection` (and of `@store/core`'s storage interface), so the driver's `Db`, core's
- * embedded engine and a test double all fit without this package importing any of them.
+ * The database surface `@store/populate` needs: only `find`, taken from `@store/common`'s storage
+ * interface (itself a subset of the official driver's `Db` / `Collection`), so the driver's `Db`,
+ * the embedded engine and a counting test double all fit.
  */
+import type { Document, FindOptions, StoreCollection } from '@store/common';
 
 /** A stored document or a filter, as plain data. */
-export type PopulateDocument = Record<string, unknown>;
+export type PopulateDocument = Document;
 
 /** The `find` options populate uses. */
-export interface PopulateFindOptions {
-  sort?: Record<string, 1 | -1>;
-  limit?: number;
-}
+export type PopulateFindOptions = Pick<FindOptions, 'sort' | 'limit'>;
 
 /** The one collection method populate calls. */
-export interface PopulateCollection {
-  find(filter: PopulateDocument, options?: PopulateFindOptions): { toArray(): Promise<PopulateDocument[]> };
-}
+export type PopulateCollection = Pick<StoreCollection, 'find'>;
 
 /** What populate receives as its database. */
 export interface PopulateDb {
