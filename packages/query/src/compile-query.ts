@@ -73,7 +73,7 @@ function newState(): QueryState {
  *
  * @throws {QueryError} status 400 with `code` `invalid_query`, `unknown_parameter`,
  *   `unsafe_regex` or `forbidden_operator`.
- * @throws {TypeError} on invalid `options` (a programming error, not a user one).
+ * @throws {OptionError} (`@store/common`, code `invalid_config`) on invalid `options` (a programming error, not a user one).
  */
 export function compileQuery(input: string | Record<string, unknown>, options?: QueryOptions): CompiledQuery {
   const resolved: ResolvedQueryOptions = resolveQueryOptions(options);

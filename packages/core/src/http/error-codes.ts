@@ -12,7 +12,6 @@ export const ERROR_CODES = defineErrorCodes({
   payload_too_large: 413,
   /** A body that is not JSON. */
   unsupported_media_type: 415,
-  not_implemented: 501,
 });
 
 /** A code from {@link ERROR_CODES}. */
