@@ -59,14 +59,6 @@ export interface StoreCollection {
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;
 }
 
-/**
- * The key under which an engine may name itself on its database (`db[ENGINE_NAME] === 'embedded'`),
- * so that code can tell engines apart without loading them. A driver `Db` has none.
- */
-export const ENGINE_NAME: unique symbol = Symbol.for('@store/common.engineName') as never;
-
 export interface StoreDb {
   collection(name: string): StoreCollection;
-  /** The engine's name, when it gives one (the embedded engine: `'embedded'`). */
-  readonly [ENGINE_NAME]?: string;
 }

@@ -28,22 +28,3 @@ export function errorFactory<T extends ErrorCodeTable>(codes: T) {
   return (code: keyof T & string, detail: string, options?: StoreErrorOptions): StoreError =>
     new StoreError(codes[code] as number, code, detail, options);
 }
-
-/** The codes every package may answer with, and that the store itself renders. */
-export const COMMON_ERROR_CODES = defineErrorCodes({
-  /** A request the store cannot read: the generic 400. */
-  invalid_query: 400,
-  /** A body the store refuses. */
-  invalid_body: 400,
-  /** No session, or an invalid one. */
-  unauthorized: 401,
-  /** Refused by an access rule or a hook. */
-  forbidden: 403,
-  not_found: 404,
-  /** A taken `_id` or unique key. */
-  conflict: 409,
-  /** Anything unforeseen; its cause is logged, never sent. */
-  internal: 500,
-  /** A bad option at start-up (an {@link OptionError}); never an HTTP answer. */
-  invalid_config: 500,
-});

@@ -3,20 +3,19 @@
  * and its code tables, option errors and checks, the storage interface, id helpers.
  */
 
-export {
-  type Document,
-  ENGINE_NAME,
-  type FindCursor,
-  type FindOptions,
-  type IndexOptions,
-  type IndexSpec,
-  type ModifyOptions,
-  type StoreCollection,
-  type StoreDb,
+export type {
+  Document,
+  FindCursor,
+  FindOptions,
+  IndexOptions,
+  IndexSpec,
+  ModifyOptions,
+  StoreCollection,
+  StoreDb,
 } from './db-types';
-export { COMMON_ERROR_CODES, defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
+export { defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
 export { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
-export { HTTP_STATUS_TITLES, isErrorStatus, titleForStatus } from './http-status';
+export { HTTP_STATUS_TITLES, titleForStatus } from './http-status';
 export { idCandidates, idFilter, idToString, newId, sameId } from './ids';
 export {
   checkBaseUrl,

@@ -17,11 +17,6 @@ export class OptionError extends StoreError {
     this.option = option;
     this.problem = problem;
   }
-
-  /** The same error for an option nested under `prefix` (`resources.posts` + `population.x`). */
-  under(prefix: string): OptionError {
-    return new OptionError(prefix === '' ? this.option : `${prefix}.${this.option}`, this.problem);
-  }
 }
 
 /** Whether `error` is an {@link OptionError}, also one from another copy of this package. */

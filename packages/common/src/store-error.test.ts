@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMON_ERROR_CODES, defineErrorCodes, errorFactory } from './error-codes';
+import { defineErrorCodes, errorFactory } from './error-codes';
 import { HTTP_STATUS_TITLES, titleForStatus } from './http-status';
 import { isOptionError, OptionError } from './option-error';
 import { isStoreError, StoreError } from './store-error';
@@ -73,7 +73,7 @@ describe('defineErrorCodes', () => {
   });
 
   it('makes errors with the status of their code', () => {
-    const fail = errorFactory(COMMON_ERROR_CODES);
+    const fail = errorFactory(defineErrorCodes({ not_found: 404 }));
     expect(fail('not_found', 'No post 7.')).toMatchObject({
       status: 404,
       code: 'not_found',
@@ -94,13 +94,5 @@ describe('OptionError', () => {
       message: 'Invalid @store option "resources.posts.access": expected a rule.',
     });
     expect(isStoreError(error) && isOptionError(error)).toBe(true);
-  });
-
-  it('renames an option nested under a prefix', () => {
-    const nested = new OptionError('population.comments.limit', 'must be a positive integer').under(
-      'resources.posts',
-    );
-    expect(nested.option).toBe('resources.posts.population.comments.limit');
-    expect(nested.problem).toBe('must be a positive integer');
   });
 });

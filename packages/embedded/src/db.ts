@@ -1,5 +1,5 @@
 /** The embedded database: named collections created on first use, all in memory. */
-import { ENGINE_NAME, type StoreDb } from '@store/common';
+import type { StoreDb } from '@store/common';
 import { EmbeddedCollection, type EngineState } from './collection';
 
 const embeddedDbs = new WeakSet<object>();
@@ -11,7 +11,6 @@ export function isEmbeddedDb(value: unknown): value is EmbeddedDb {
 
 /** A {@link StoreDb} kept in memory by the embedded engine. */
 export interface EmbeddedDb extends StoreDb {
-  readonly [ENGINE_NAME]: 'embedded';
   collection(name: string): EmbeddedCollection;
   /** Drops every collection; later operations fail (code 11600, like a server shutting down). */
   close(): Promise<void>;
@@ -26,7 +25,6 @@ export function createEmbeddedDb(): EmbeddedDb {
   const state: EngineState = { closed: false };
   const collections = new Map<string, EmbeddedCollection>();
   const db: EmbeddedDb = {
-    [ENGINE_NAME]: 'embedded',
     collection(name) {
       let collection = collections.get(name);
       if (!collection) {

@@ -48,7 +48,7 @@ function checkLogger(value: unknown): StoreLogger {
 
 /**
  * Applies the defaults of {@link StoreConfig} and checks every value, throwing a
- * `StoreError` with code `invalid_config` whose message names the offending option.
+ * `OptionError` (code `invalid_config`) whose `option` and message name the offending option.
  */
 export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOptions {
   checkKeys(config, '', STORE_OPTIONS);

@@ -1,17 +1,31 @@
-import { COMMON_ERROR_CODES, defineErrorCodes, errorFactory } from '@store/common';
+import { defineErrorCodes, errorFactory } from '@store/common';
 
 /**
  * Every error code core answers with, and its HTTP status; the problem `title` is the status's
  * reason phrase (`@store/common`'s table). Each other package keeps its own table of this shape.
  */
 export const ERROR_CODES = defineErrorCodes({
-  ...COMMON_ERROR_CODES,
+  /** A value the database refused in a query (the query's own codes are `@store/query`'s). */
+  invalid_query: 400,
+  /** A body the store refuses. */
+  invalid_body: 400,
+  /** No session where one is needed. */
+  unauthorized: 401,
+  /** Refused by an access rule. */
+  forbidden: 403,
+  not_found: 404,
   /** The method is not one the route takes (with `Allow`). */
   method_not_allowed: 405,
+  /** A taken `_id` or unique key. */
+  conflict: 409,
   /** A body past `bodyLimit`. */
   payload_too_large: 413,
   /** A body that is not JSON. */
   unsupported_media_type: 415,
+  /** Anything unforeseen: its cause is logged, never sent. */
+  internal: 500,
+  /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */
+  invalid_config: 500,
 });
 
 /** A code from {@link ERROR_CODES}. */

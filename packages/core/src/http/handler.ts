@@ -69,7 +69,7 @@ async function answer(
 }
 
 /**
- * Creates the framework-agnostic store: resolves `config` (throwing a `StoreError` with code
+ * Creates the framework-agnostic store: resolves `config` (throwing an `OptionError`, code
  * `invalid_config` that names a bad option), starts opening storage, and returns the
  * handler adapters call. It answers `null` for paths that are neither resource routes nor
  * routes of a plugin.

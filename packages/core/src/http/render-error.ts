@@ -1,5 +1,6 @@
 import { HOOK_REFUSAL_DETAIL, isPlainObject, isStoreError, titleForStatus } from '@store/common';
 import type { StoreLogger, StoreResponse } from '../model/http';
+import { ERROR_CODES, type ErrorCode } from './error-codes';
 
 /**
  * The RFC 9457 problem document every 4xx/5xx answer carries, plus any extension members of
@@ -33,9 +34,9 @@ function extensionMembers(extensions: unknown): Record<string, unknown> {
 
 /**
  * Database errors a request can cause (MongoDB's codes; the embedded engine raises the same),
- * answered as 400 with a fixed detail: the database's own message may quote stored values.
+ * answered with a fixed detail: the database's own message may quote stored values.
  */
-const DATABASE_USER_ERRORS: Readonly<Record<number, Omit<Recognized, 'status'>>> = {
+const DATABASE_ERRORS: Readonly<Record<number, { code: ErrorCode; detail: string }>> = {
   2: { code: 'invalid_query', detail: 'The database refused a value of the query.' },
   14: { code: 'invalid_body', detail: 'A field of the body has the wrong type for this change.' },
   28: { code: 'invalid_body', detail: 'A dotted key goes through a field that is not an object.' },
@@ -48,59 +49,30 @@ const DATABASE_USER_ERRORS: Readonly<Record<number, Omit<Recognized, 'status'>>>
     code: 'invalid_query',
     detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',
   },
+  11000: { code: 'conflict', detail: 'A document with the same _id (or unique key) already exists.' },
 };
 
-function asDatabaseUserError(error: unknown): Recognized | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  const known = typeof code === 'number' && Object.hasOwn(DATABASE_USER_ERRORS, code);
-  return known ? { status: 400, ...(DATABASE_USER_ERRORS[code] as Omit<Recognized, 'status'>) } : undefined;
-}
-
-/** The error the MongoDB driver and the embedded engine raise for a taken `_id` or unique key. */
-function isDuplicateKey(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
-}
+const INTERNAL = { code: 'internal', detail: 'The server failed to answer the request.' } as const;
 
 /**
- * Known error kinds, tried in order; the first that recognizes the error renders it: a
- * `StoreError` (every package's errors extend it), then the database's error codes.
+ * What an error answers: a `StoreError` (every package's errors extend it) as it says; a known
+ * database error code by {@link DATABASE_ERRORS}; anything else a 500 `internal`.
  */
-const RECOGNIZERS: ReadonlyArray<(error: unknown) => Recognized | undefined> = [
-  (error) =>
-    isStoreError(error)
-      ? {
-          status: error.status,
-          code: error.code,
-          detail: error.detail,
-          headers: error.headers,
-          extensions: error.extensions,
-        }
-      : undefined,
-  asDatabaseUserError,
-  (error) =>
-    isDuplicateKey(error)
-      ? {
-          status: 409,
-          code: 'conflict',
-          detail: 'A document with the same _id (or unique key) already exists.',
-        }
-      : undefined,
-];
-
-const INTERNAL: Recognized = {
-  status: 500,
-  code: 'internal',
-  detail: 'The server failed to answer the request.',
-};
+function recognize(error: unknown): Recognized {
+  if (isStoreError(error)) {
+    const { status, code, detail, headers, extensions } = error;
+    return { status, code, detail, headers, extensions };
+  }
+  const dbCode = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const known = typeof dbCode === 'number' ? DATABASE_ERRORS[dbCode] : undefined;
+  const { code, detail } =
+    known !== undefined && Object.hasOwn(DATABASE_ERRORS, dbCode as number) ? known : INTERNAL;
+  return { status: ERROR_CODES[code], code, detail };
+}
 
 /** The problem document for an error; anything unrecognized is a 500 `internal`. */
 export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
-  let found: Recognized | undefined;
-  for (const recognize of RECOGNIZERS) {
-    found = recognize(error);
-    if (found) break;
-  }
-  const { status, code, detail, headers = {}, extensions } = found ?? INTERNAL;
+  const { status, code, detail, headers = {}, extensions } = recognize(error);
   const title = titleForStatus(status);
   return {
     problem: { type: 'about:blank', title, status, detail, code, ...extensionMembers(extensions) },

@@ -10,11 +10,23 @@ export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {
   const claimed = new Map<string, StorePlugin>();
   for (const [i, plugin] of value.entries()) {
     const p = plugin as Partial<StorePlugin> | null;
-    if (!isPlainObject(p) || typeof p.resourceOption !== 'string' || typeof p.setup !== 'function') {
-      invalidOption(`plugins[${i}]`, 'expected a store plugin (an object with resourceOption and setup)');
+    if (
+      !isPlainObject(p) ||
+      typeof p.name !== 'string' ||
+      typeof p.resourceOption !== 'string' ||
+      typeof p.setup !== 'function'
+    ) {
+      invalidOption(
+        `plugins[${i}]`,
+        'expected a store plugin (an object with name, resourceOption and setup)',
+      );
     }
-    if (claimed.has(p.resourceOption)) {
-      invalidOption(`plugins[${i}]`, `two plugins claim the resource option "${p.resourceOption}"`);
+    const other = claimed.get(p.resourceOption);
+    if (other !== undefined) {
+      invalidOption(
+        `plugins[${i}]`,
+        `${p.name} and ${other.name} both claim the resource option "${p.resourceOption}"`,
+      );
     }
     claimed.set(p.resourceOption, p as StorePlugin);
   }

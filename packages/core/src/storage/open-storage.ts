@@ -6,14 +6,13 @@
  * `@store/embedded` and the application's `mongodb` driver are loaded only when used, so an
  * application on one engine never loads (or needs to install) the other.
  */
-import { ENGINE_NAME, invalidOption, type StoreDb } from '@store/common';
+import { invalidOption, type StoreDb } from '@store/common';
 import type { MongoClient } from 'mongodb';
 import type { StorageOption } from '../model/config';
 
 /** An opened storage. */
 interface OpenedStorage {
   db: StoreDb;
-  engine: 'embedded' | 'mongodb';
   /** Closes what `openStorage` opened itself (an embedded database, a client from a URI); nothing else. */
   close(): Promise<void>;
 }
@@ -51,7 +50,7 @@ async function connect(uri: string, env: Record<string, string | undefined>): Pr
   const client = new MongoClient(uri);
   await client.connect();
   const name = databaseNameOf(uri) ?? (env.MONGODB_DB || undefined);
-  return { db: client.db(name), engine: 'mongodb', close: () => client.close() };
+  return { db: client.db(name), close: () => client.close() };
 }
 
 /**
@@ -65,15 +64,14 @@ export async function openStorage(
   if (option === undefined || option === null) {
     const { createEmbeddedDb } = await import('@store/embedded');
     const db = createEmbeddedDb();
-    return { db, engine: 'embedded', close: () => db.close() };
+    return { db, close: () => db.close() };
   }
   if (typeof option === 'string') return connect(option, env);
   if (typeof option === 'object' && hasFunction(option, 'collection')) {
-    const engine = (option as StoreDb)[ENGINE_NAME] === 'embedded' ? 'embedded' : 'mongodb';
-    return { db: option as StoreDb, engine, close: noop };
+    return { db: option as StoreDb, close: noop };
   }
   if (typeof option === 'object' && hasFunction(option, 'db') && hasFunction(option, 'connect')) {
-    return { db: (option as MongoClient).db(), engine: 'mongodb', close: noop };
+    return { db: (option as MongoClient).db(), close: noop };
   }
   return invalidOption(
     'db',

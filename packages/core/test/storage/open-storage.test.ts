@@ -1,6 +1,6 @@
 import { OptionError } from '@store/common';
-import { createEmbeddedDb } from '@store/embedded';
-import { MongoClient } from 'mongodb';
+import { createEmbeddedDb, isEmbeddedDb } from '@store/embedded';
+import { Db, MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { databaseNameOf, openStorage } from '../../src/storage/open-storage';
 
@@ -13,7 +13,7 @@ describe('openStorage', () => {
 
   it.each([undefined, null])('opens a new embedded database for %s, and closes it', async (option) => {
     const storage = await openStorage(option);
-    expect(storage.engine).toBe('embedded');
+    expect(isEmbeddedDb(storage.db)).toBe(true);
     await storage.db.collection('things').insertOne({ _id: 1 });
     expect(await storage.db.collection('things').countDocuments({})).toBe(1);
     await storage.close();
@@ -23,7 +23,7 @@ describe('openStorage', () => {
   it('uses an embedded database as is and leaves it open', async () => {
     const db = createEmbeddedDb();
     const storage = await openStorage(db);
-    expect(storage).toMatchObject({ db, engine: 'embedded' });
+    expect(storage.db).toBe(db);
     await storage.close();
     await expect(db.collection('things').insertOne({})).resolves.toHaveProperty('insertedId');
   });
@@ -33,7 +33,7 @@ describe('openStorage', () => {
     const close = vi.spyOn(client, 'close');
     const db = client.db('shop');
     const storage = await openStorage(db);
-    expect(storage).toMatchObject({ db, engine: 'mongodb' });
+    expect(storage.db).toBe(db);
     await storage.close();
     expect(close).not.toHaveBeenCalled();
   });
@@ -42,7 +42,7 @@ describe('openStorage', () => {
     const client = new MongoClient(`${UNREACHABLE}/shop`);
     const close = vi.spyOn(client, 'close');
     const storage = await openStorage(client);
-    expect(storage.engine).toBe('mongodb');
+    expect(storage.db).toBeInstanceOf(Db);
     expect((storage.db as ReturnType<MongoClient['db']>).databaseName).toBe('shop');
     await storage.close();
     expect(close).not.toHaveBeenCalled();
@@ -68,7 +68,7 @@ describe('openStorage', () => {
       const close = vi.spyOn(MongoClient.prototype, 'close').mockResolvedValue(undefined);
       const storage = await openStorage(uri, env);
       expect(connect).toHaveBeenCalledOnce();
-      expect(storage.engine).toBe('mongodb');
+      expect(storage.db).toBeInstanceOf(Db);
       expect((storage.db as ReturnType<MongoClient['db']>).databaseName).toBe(name);
       await storage.close();
       expect(close).toHaveBeenCalledOnce();

@@ -125,23 +125,27 @@ function nextHour(): number {
   return Date.now() - (Date.now() % hour) + hour;
 }
 
+/** The `secret` of every store {@link withAuth} configures. */
+export const STORE_SECRET = 'http-suite-secret-0123456789';
+
 const quiet = { error: console.error, warn: () => undefined, log: () => undefined };
 
 /**
- * A store config with passwordless login on (`plugins: [magicAuth]`, both strategies, mail
- * captured): the store then keeps its internal collections (`svc-*`, `users`' secrets).
+ * `config` with passwordless login on (`plugins: [magicAuth]`, a fixed secret, `baseUrl`
+ * {@link BASE_URL}), `resources.user.auth` set to `auth` (default: both strategies, mail
+ * captured): the store then keeps its internal collections (`svc-*`, the users' secrets).
  */
-export function withAuth(config: StoreConfig = {}): StoreConfig {
+export function withAuth(
+  config: StoreConfig = {},
+  auth: UserAuthConfig = { magicCode: {}, magicLink: {}, mailer: capturedMailbox().mailer },
+): StoreConfig {
   return {
     baseUrl: BASE_URL,
-    secret: 'http-suite-secret-0123456789',
+    secret: STORE_SECRET,
     logger: quiet,
     plugins: [magicAuth],
     ...config,
-    resources: {
-      ...config.resources,
-      user: { auth: { magicCode: {}, magicLink: {}, mailer: capturedMailbox().mailer } },
-    },
+    resources: { ...config.resources, user: { auth } },
   };
 }
 
@@ -164,17 +168,7 @@ export async function startAuth(
     clock: () => new Date(now + offset),
     ...options.auth,
   };
-  const api = await start(
-    {
-      baseUrl: BASE_URL,
-      secret: 'http-suite-secret-0123456789',
-      logger: quiet,
-      plugins: [magicAuth],
-      ...options.config,
-      resources: { ...options.config?.resources, user: { auth } },
-    },
-    options.serve,
-  );
+  const api = await start(withAuth(options.config, auth), options.serve);
   const all = (name: string) =>
     api.db
       .collection(name)

@@ -1,11 +1,8 @@
 import type { HookContext } from '@store/core';
 import { describe, expect, it, vi } from 'vitest';
-import { withAuth } from './auth-fixtures';
+import { STORE_SECRET, withAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
 import { expectProblem } from './harness';
-
-/** The secret `withAuth` configures: no hook may find it anywhere in what it receives. */
-const SECRET = 'http-suite-secret-0123456789';
 
 /** Every string reachable from `value` through own properties (bounded: a context is small). */
 function reachableStrings(value: unknown, seen = new Set<unknown>(), depth = 0): string[] {
@@ -63,7 +60,8 @@ export function hookContextTests(start: Start): void {
       const { api, seen } = await capture();
       await api.get('/notes');
       for (const ctx of seen) {
-        expect(reachableStrings(ctx)).not.toContain(SECRET);
+        // The secret `withAuth` configures: no hook may find it anywhere in what it receives.
+        expect(reachableStrings(ctx)).not.toContain(STORE_SECRET);
         expect(Object.keys(ctx)).not.toContain('options');
       }
     });
