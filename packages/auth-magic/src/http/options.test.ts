@@ -1,21 +1,11 @@
-import { isStoreError } from '@store/common';
 import { findResource, resolveStoreOptions as resolveCoreOptions } from '@store/core';
 import { describe, expect, it, vi } from 'vitest';
 import {
   authOptionsOf,
   optionErrorWithAuth as optionError,
+  optionErrorOf,
   resolveWithAuth as resolveStoreOptions,
 } from '../../test/support/store-options';
-
-/** The error `resolveStoreOptions` (without the plugin) throws for `config`. */
-function optionErrorOf(config: Parameters<typeof resolveCoreOptions>[0]) {
-  try {
-    resolveCoreOptions(config);
-  } catch (error) {
-    if (isStoreError(error)) return error;
-  }
-  throw new Error('expected an option error');
-}
 
 const quiet = () => ({ error: vi.fn(), warn: vi.fn(), log: vi.fn() });
 const base = { baseUrl: 'https://shop.test/api', secret: 'a-secret-of-16-chars+', logger: quiet() };
@@ -117,9 +107,10 @@ describe('resources.user.auth', () => {
   });
 
   it('asks for the plugin when resources.user.auth is configured without it', () => {
-    expect(optionErrorOf({ resources: { user: { auth: { magicCode: {} } } } })).toMatchObject({
+    const config = { resources: { user: { auth: { magicCode: {} } } } };
+    expect(optionErrorOf(() => resolveCoreOptions(config))).toMatchObject({
       code: 'invalid_config',
-      data: { option: 'resources.user.auth' },
+      option: 'resources.user.auth',
       message: expect.stringContaining('plugins: [magicAuth]'),
     });
   });

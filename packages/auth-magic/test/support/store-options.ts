@@ -15,13 +15,18 @@ export function authOptionsOf(options: ResolvedStoreOptions): ResolvedAuthOption
   return active === undefined ? null : (active.instance as MagicAuthInstance).options;
 }
 
-/** The configuration error `config` is refused with (its code, the option it names, its message). */
-export function optionErrorWithAuth(config: unknown): { code: string; option: unknown; message: string } {
+/** The configuration error `resolve` throws (its code, the option it names, its message). */
+export function optionErrorOf(resolve: () => unknown): { code: string; option: unknown; message: string } {
   try {
-    resolveWithAuth(config as StoreConfig);
+    resolve();
   } catch (error) {
     if (!isStoreError(error)) throw error;
     return { code: error.code, option: error.data?.option, message: error.message };
   }
-  throw new Error('expected resolveStoreOptions to throw');
+  throw new Error('expected the options to be refused');
+}
+
+/** The configuration error `config` is refused with, the plugin listed. */
+export function optionErrorWithAuth(config: unknown) {
+  return optionErrorOf(() => resolveWithAuth(config as StoreConfig));
 }
