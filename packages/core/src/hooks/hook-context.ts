@@ -3,25 +3,24 @@ import { findResource } from '../config/resources';
 import type { RequestContext } from '../model/context';
 import type { HookContext } from '../model/hooks';
 
-/** Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as they are). */
+/**
+ * Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as
+ * they are); a frozen one was frozen whole already.
+ */
 function deepFreeze<T>(value: T): T {
-  if (Array.isArray(value) || isPlainObject(value)) {
+  if ((Array.isArray(value) || isPlainObject(value)) && !Object.isFrozen(value)) {
     for (const child of Object.values(value as object)) deepFreeze(child);
     Object.freeze(value);
   }
   return value;
 }
 
-const made = new WeakMap<RequestContext, HookContext>();
-
 /**
  * The narrow context application code receives for `ctx`: the request's facts, the resource and
  * operation, the frozen compiled query, the user and session, and the collections of routable
- * resources only. Made once per request context.
+ * resources only.
  */
 export function hookContext(ctx: RequestContext): HookContext {
-  const known = made.get(ctx);
-  if (known !== undefined) return known;
   const { request, options } = ctx;
   const collection = (resourceName: string): StoreCollection => {
     const resource = findResource(options, resourceName);
@@ -30,7 +29,7 @@ export function hookContext(ctx: RequestContext): HookContext {
     }
     return ctx.db.collection(resource.collection);
   };
-  const hook: HookContext = Object.freeze({
+  return Object.freeze({
     request: Object.freeze({
       method: request.method,
       path: request.path,
@@ -52,6 +51,4 @@ export function hookContext(ctx: RequestContext): HookContext {
     now: ctx.now,
     db: Object.freeze({ collection }),
   });
-  made.set(ctx, hook);
-  return hook;
 }
