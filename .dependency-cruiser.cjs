@@ -51,8 +51,8 @@ module.exports = {
     ),
     layer(
       'auth-magic',
-      ['core', 'common', 'query'],
-      '@store/auth-magic imports only core, common and query.',
+      ['core', 'common'],
+      '@store/auth-magic imports only core and common (core compiles the query string for it).',
     ),
     layer('adapter-[^/]+', ['core', 'common'], 'An adapter imports only @store/core and @store/common.'),
     {
