@@ -16,9 +16,32 @@ export interface IndexOptions {
   sparse?: boolean;
   /** TTL: documents whose indexed Date field is older than this many seconds are removed. */
   expireAfterSeconds?: number;
+  /** Text indexes: the language of every document (`'english'`, `'none'`, ...). */
+  default_language?: string;
+  /** Text indexes: the field a document names its own language in (the store sets one nobody writes). */
+  language_override?: string;
 }
 
-export interface FindOptions {
+/** An index as `listIndexes` describes it (MongoDB's shape: a text index's key is `{ _fts: 'text', _ftsx: 1 }`). */
+export interface IndexDescription {
+  name: string;
+  key: Record<string, unknown>;
+  unique?: boolean;
+  sparse?: boolean;
+  expireAfterSeconds?: number;
+  /** Text indexes: the indexed fields and their weights. */
+  weights?: Record<string, number>;
+  default_language?: string;
+  language_override?: string;
+  [option: string]: unknown;
+}
+
+/** The server-side time limit every query of the store carries (ignored by the embedded engine, which never waits). */
+export interface TimeLimit {
+  maxTimeMS?: number;
+}
+
+export interface FindOptions extends TimeLimit {
   projection?: Document;
   sort?: Record<string, 1 | -1>;
   skip?: number;
@@ -29,7 +52,7 @@ export interface FindCursor {
   toArray(): Promise<Document[]>;
 }
 
-export interface ModifyOptions {
+export interface ModifyOptions extends TimeLimit {
   /** Which version of the document to return. */
   returnDocument: 'before' | 'after';
   upsert?: boolean;
@@ -39,8 +62,8 @@ export interface ModifyOptions {
 export interface StoreCollection {
   readonly collectionName: string;
   find(filter: Document, options?: FindOptions): FindCursor;
-  findOne(filter: Document, options?: { projection?: Document }): Promise<Document | null>;
-  countDocuments(filter: Document): Promise<number>;
+  findOne(filter: Document, options?: { projection?: Document } & TimeLimit): Promise<Document | null>;
+  countDocuments(filter: Document, options?: TimeLimit): Promise<number>;
   /** Throws an error whose `code` is 11000 when the `_id` (or a unique key) is taken. */
   insertOne(doc: Document): Promise<{ insertedId: unknown }>;
   findOneAndReplace(
@@ -52,11 +75,14 @@ export interface StoreCollection {
   updateOne(
     filter: Document,
     update: Document,
-    options?: { upsert?: boolean },
+    options?: { upsert?: boolean } & TimeLimit,
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }>;
   deleteOne(filter: Document): Promise<{ deletedCount: number }>;
   deleteMany(filter: Document): Promise<{ deletedCount: number }>;
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;
+  listIndexes(): { toArray(): Promise<IndexDescription[]> };
+  /** Throws an error whose `code` is 27 when no index has that name. */
+  dropIndex(name: string): Promise<unknown>;
 }
 
 export interface StoreDb {

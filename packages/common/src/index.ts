@@ -7,11 +7,13 @@ export type {
   Document,
   FindCursor,
   FindOptions,
+  IndexDescription,
   IndexOptions,
   IndexSpec,
   ModifyOptions,
   StoreCollection,
   StoreDb,
+  TimeLimit,
 } from './db-types';
 export { defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
 export { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
