@@ -7,6 +7,7 @@ import type {
   Document,
   FindCursor,
   FindOptions,
+  IndexDescription,
   IndexOptions,
   IndexSpec,
   ModifyOptions,
@@ -276,5 +277,20 @@ export class EmbeddedCollection implements StoreCollection {
   async createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
     this.#begin();
     return this.#indexes.create(spec, options, this.#docs);
+  }
+
+  listIndexes(): { toArray(): Promise<IndexDescription[]> } {
+    return {
+      toArray: async () => {
+        this.#begin();
+        return this.#indexes.describe();
+      },
+    };
+  }
+
+  async dropIndex(name: string): Promise<{ ok: 1 }> {
+    this.#begin();
+    this.#indexes.drop(name);
+    return { ok: 1 };
   }
 }

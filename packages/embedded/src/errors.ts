@@ -13,6 +13,7 @@ export const EMBEDDED_ERROR_CODES = {
   ConflictingUpdateOperators: 40,
   InvalidIdField: 53,
   ImmutableField: 66,
+  InvalidOptions: 72,
   CannotCreateIndex: 67,
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,

@@ -5,8 +5,16 @@
  * indexes consulted by `$text` / `$nearSphere`, and TTL indexes telling which documents have
  * expired.
  */
-import type { Document, IndexOptions, IndexSpec } from '@store/common';
+import type { Document, IndexDescription, IndexOptions, IndexSpec } from '@store/common';
 import { isPlainObject } from '@store/common';
+import {
+  describedKey,
+  describeIndex,
+  ID_INDEX,
+  isTextSpec,
+  type ResolvedIndexOptions,
+  textWeights,
+} from './describe-index';
 import { EmbeddedDbError } from './errors';
 import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
@@ -31,7 +39,7 @@ const MAX_TTL_SECONDS = 2_147_483_647;
 interface RecordedIndex {
   name: string;
   spec: IndexSpec;
-  options: { unique: boolean; sparse: boolean; expireAfterSeconds: number | undefined };
+  options: ResolvedIndexOptions;
   unique?: UniqueIndex;
 }
 
@@ -59,7 +67,27 @@ function resolveOptions(spec: IndexSpec, options: IndexOptions): RecordedIndex['
       );
     }
   }
-  return { unique: options.unique === true, sparse: options.sparse === true, expireAfterSeconds: ttl };
+  const resolved: ResolvedIndexOptions = {
+    unique: options.unique === true,
+    sparse: options.sparse === true,
+    expireAfterSeconds: ttl,
+  };
+  if (isTextSpec(spec)) resolved.text = resolveTextOptions(spec, options);
+  return resolved;
+}
+
+/** A text index's weights and language options, MongoDB's defaults applied. */
+function resolveTextOptions(
+  spec: IndexSpec,
+  options: IndexOptions,
+): NonNullable<ResolvedIndexOptions['text']> {
+  const { default_language = 'english', language_override = 'language' } = options;
+  for (const [option, value] of Object.entries({ default_language, language_override })) {
+    if (typeof value !== 'string' || value === '') {
+      throw new EmbeddedDbError('CannotCreateIndex', `${option} must be a non-empty string`);
+    }
+  }
+  return { weights: textWeights(spec), default_language, language_override };
 }
 
 const defaultName = (spec: IndexSpec): string =>
@@ -80,10 +108,12 @@ export class CollectionIndexes {
     validateSpec(spec);
     const options = resolveOptions(spec, rawOptions);
     const name = rawOptions.name ?? defaultName(spec);
-    const existing = this.#indexes.find((index) => index.name === name || sameJson(index.spec, spec));
+    const key = describedKey(spec);
+    const existing =
+      this.#indexes.find((index) => index.name === name) ??
+      this.#indexes.find((index) => sameJson(describedKey(index.spec), key));
     if (existing) return this.#reuse(existing, name, spec, options);
-    const isText = Object.values(spec).includes('text');
-    if (isText && this.textFields()) {
+    if (isTextSpec(spec) && this.textFields()) {
       throw new EmbeddedDbError('IndexOptionsConflict', 'a collection can have only one text index');
     }
     const index: RecordedIndex = { name, spec, options };
@@ -119,8 +149,13 @@ export class CollectionIndexes {
     return keys && index.lookup(keys);
   }
 
+  /**
+   * The answer to creating an index again, as MongoDB decides it: same name and other keys is
+   * 86; same keys (any two text indexes on the same other keys) under another name or with
+   * other options (text: other fields or languages) is 85.
+   */
   #reuse(existing: RecordedIndex, name: string, spec: IndexSpec, options: RecordedIndex['options']): string {
-    if (!sameJson(existing.spec, spec)) {
+    if (!sameJson(describedKey(existing.spec), describedKey(spec))) {
       throw new EmbeddedDbError('IndexKeySpecsConflict', `an index named ${name} exists with different keys`);
     }
     if (existing.name !== name || !sameJson(existing.options, options)) {
@@ -130,6 +165,29 @@ export class CollectionIndexes {
       );
     }
     return name;
+  }
+
+  /** Every index as MongoDB's `listIndexes` describes it, `_id_` first. */
+  describe(): IndexDescription[] {
+    return [
+      { ...ID_INDEX },
+      ...this.#indexes.map((index) => describeIndex(index.name, index.spec, index.options)),
+    ];
+  }
+
+  /** Drops the index `name`: code 27 when there is none, 72 for `_id_`. */
+  drop(name: string): void {
+    if (name === ID_INDEX.name) throw new EmbeddedDbError('InvalidOptions', 'cannot drop _id index');
+    const at = this.#indexes.findIndex((index) => index.name === name);
+    const [dropped] = at === -1 ? [] : this.#indexes.splice(at, 1);
+    if (!dropped) throw new EmbeddedDbError('IndexNotFound', `index not found with name [${name}]`);
+    const [field, ...rest] = Object.keys(dropped.spec);
+    if (field === undefined || rest.length > 0 || !this.#fields.has(field)) return;
+    const stillIndexed = this.#indexes.some((index) => {
+      const keys = Object.entries(index.spec);
+      return keys.length === 1 && keys[0]?.[0] === field && (keys[0][1] === 1 || keys[0][1] === -1);
+    });
+    if (!stillIndexed) this.#fields.delete(field);
   }
 
   /** Fields of the text index (`['$**']` for a wildcard one), or undefined without a text index. */
