@@ -126,7 +126,7 @@ describe('compileQuery', () => {
       ['a:exists=false', { a: { $exists: false } }],
       ['t:contains=a.b', { t: { $regex: 'a\\.b', $options: 'i' } }],
       ['t:startsWith=(x', { t: { $regex: '^\\(x', $options: 'i' } }],
-      ['t:endsWith=$', { t: { $regex: '\\$$', $options: 'i' } }],
+      ['t:endsWith=$', { t: { $regex: '\\$(?![\\s\\S])', $options: 'i' } }],
       ['a=x&a:ne=y', { a: 'x', $and: [{ a: { $ne: 'y' } }] }],
     ])('%s', (query, filter) => {
       expect(filterOf(query)).toEqual(filter);
@@ -230,7 +230,7 @@ describe('compileQuery', () => {
       expect(filterOf(q(['$regex', '["title","^hello","i"]']))).toEqual({
         title: { $regex: '^hello', $options: 'i' },
       });
-      expect(filterOf(q(['$regex', '["title","a.b"]']))).toEqual({ title: { $regex: 'a.b' } });
+      expect(filterOf(q(['$regex', '["title","a.b"]']))).toEqual({ title: { $regex: 'a[^\\n]b' } });
     });
 
     it('$regex applies x and s to the pattern itself', () => {

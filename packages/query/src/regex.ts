@@ -1,12 +1,13 @@
 import safeRegex from 'safe-regex2';
 import { LIMITS } from './limits';
 import { fail } from './query-error';
+import { portablePattern } from './regex-syntax';
 
 /** A validated regex in the form both MongoDB and the embedded engine read identically. */
 export interface SafeRegex {
-  /** Pattern with `x` and `s` already applied, so only `i` and `m` remain as flags. */
+  /** Pattern with `x`, `s` and `m` applied by {@link portablePattern}, so only `i` remains as a flag. */
   source: string;
-  /** A subset of `im`. */
+  /** `'i'` or `''`. */
   flags: string;
 }
 
@@ -19,42 +20,10 @@ export function escapeRegex(value: string): string {
 }
 
 /**
- * Applies the `x` (ignore whitespace and `#` comments) and `s` (dot matches newline) flags
- * to the pattern itself. JavaScript has no `x`, and the BSON serializer drops `s` from a
- * RegExp, so the compiled output carries neither.
- */
-function applyFlags(pattern: string, extended: boolean, dotAll: boolean): string {
-  if (!extended && !dotAll) return pattern;
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === '\\') {
-      out += c + (pattern[i + 1] ?? '');
-      i++;
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-    } else if (c === '[') {
-      inClass = true;
-      out += c;
-    } else if (extended && /\s/.test(c)) {
-      // ignored
-    } else if (extended && c === '#') {
-      while (i + 1 < pattern.length && pattern[i + 1] !== '\n') i++;
-    } else if (dotAll && c === '.') {
-      out += '[\\s\\S]';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/**
  * Validates a user regex: at most 256 characters and accepted by `safe-regex2`
- * (`unsafe_regex`), flags a subset of `imsx` without repeats, no NUL, valid syntax
- * (`invalid_query`).
+ * (`unsafe_regex`), flags a subset of `imsx` without repeats, no NUL, valid syntax, no
+ * construct PCRE (MongoDB) and JavaScript (the embedded engine) read differently
+ * (`invalid_query`, naming the construct).
  */
 export function checkRegex(pattern: string, flags: string, parameter: string): SafeRegex {
   if (pattern.length > LIMITS.regexLength) {
@@ -64,15 +33,24 @@ export function checkRegex(pattern: string, flags: string, parameter: string): S
     fail('invalid_query', parameter, `${parameter}: regex flags must be taken from "imsx"`);
   if (pattern.includes('\0'))
     fail('invalid_query', parameter, `${parameter}: regex contains a NUL character`);
-  const source = applyFlags(pattern, flags.includes('x'), flags.includes('s'));
-  const jsFlags = flags.replace(/[sx]/g, '');
-  let compiled: RegExp;
+  const portable = portablePattern(pattern, {
+    extended: flags.includes('x'),
+    dotAll: flags.includes('s'),
+    multiline: flags.includes('m'),
+  });
+  if ('refused' in portable) {
+    fail('invalid_query', parameter, `${parameter}: in the regex, ${portable.refused}`);
+  }
+  const { source } = portable;
+  const jsFlags = flags.includes('i') ? 'i' : '';
+  let shape: RegExp;
   try {
-    compiled = new RegExp(source, jsFlags);
+    new RegExp(source, jsFlags);
+    shape = new RegExp(portable.shape, jsFlags);
   } catch {
     return fail('invalid_query', parameter, `${parameter}: invalid regular expression`);
   }
-  if (!safeRegex(compiled)) {
+  if (!safeRegex(shape)) {
     fail(
       'unsafe_regex',
       parameter,
