@@ -2,6 +2,7 @@ import { combineClauses } from './combine';
 import { dict } from './dict';
 import { compileFieldFilter } from './field-filter';
 import { LIMITS } from './limits';
+import { checkNear } from './near-rules';
 import { type ResolvedQueryOptions, resolveQueryOptions } from './options';
 import { type Param, parseParams } from './parse';
 import { fail } from './query-error';
@@ -35,6 +36,13 @@ function sortSpec(state: QueryState): SortSpec | undefined {
     spec[field] = descending || direction === 'desc' ? -1 : 1;
   });
   if (spec._id === undefined) spec._id = 1;
+  if (Object.keys(spec).length > LIMITS.sortKeys) {
+    fail(
+      'invalid_query',
+      '$sort',
+      `$sort: at most ${LIMITS.sortKeys - 1} keys besides _id (MongoDB sorts on at most ${LIMITS.sortKeys}, and _id is added to break ties)`,
+    );
+  }
   return spec;
 }
 
@@ -88,19 +96,16 @@ export function compileQuery(input: string | Record<string, unknown>, options?: 
       RESERVED[key](values, state, key);
     } else {
       const { clauses, near } = compileFieldFilter(param);
-      state.clauses.push(...clauses);
+      for (const filter of clauses) state.clauses.push({ parameter: key, filter });
       if (near) state.nearBy.push(key);
     }
   }
-  if (state.nearBy.length > 1) {
-    const key = state.nearBy[1] as string;
-    fail('invalid_query', key, `${key}: only one $near/$nearSphere (geo:near) is allowed per query`);
-  }
+  checkNear(state);
   const limit = Math.min(state.limit ?? resolved.defaultLimit, resolved.maxLimit);
   const skip = (state.page ?? 0) * limit;
   if (!Number.isSafeInteger(skip)) fail('invalid_query', '$page', '$page: too large');
   return {
-    filter: combineClauses(state.clauses),
+    filter: combineClauses(state.clauses.map((clause) => clause.filter)),
     projection: projection(state.select),
     sort: sortSpec(state),
     skip,

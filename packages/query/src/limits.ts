@@ -14,6 +14,8 @@ export const LIMITS = {
   parameters: 1000,
   /** Most values of one repeated parameter. */
   arrayValues: 100,
+  /** Most keys of the compiled sort, `_id` tie-breaker included (MongoDB refuses more than 32). */
+  sortKeys: 32,
   /** Longest `$search` text and `$$flag` name, in characters. */
   textLength: 1024,
 } as const;

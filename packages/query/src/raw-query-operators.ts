@@ -87,13 +87,27 @@ function geoShape(op: string, shapes: Record<string, (v: unknown) => boolean>): 
 
 const INTERSECT_SHAPES = { $geometry: (v: unknown) => geometryProblem(v) === undefined };
 
-/** `$near`/`$nearSphere`: `{ $geometry: Point, $minDistance?, $maxDistance? }` or legacy `[x, y]`. */
+/**
+ * `$near`/`$nearSphere`: `{ $geometry: Point, $minDistance?, $maxDistance? }` (metres), or a
+ * legacy `[lng, lat]` for `$nearSphere`, completed by {@link finishNear}. A legacy `$near`
+ * needs a `2d` index, which the store never creates: MongoDB would refuse it.
+ */
 const near =
   (op: string): Walk =>
   (v, ctx) => {
     if (!ctx.nearAllowed) invalid(ctx, `${op} is not allowed inside $or, $nor, $not or $elemMatch`);
     ctx.near++;
-    if (positionPair(v)) return [...(v as number[])];
+    if (Array.isArray(v)) {
+      if (op === '$near') {
+        invalid(
+          ctx,
+          '$near: [x, y] needs a 2d index, which the store does not create: write {"$near": {"$geometry": {"type": "Point", "coordinates": [lng, lat]}, "$maxDistance": <metres>}}',
+        );
+      }
+      const problem = geometryProblem({ type: 'Point', coordinates: v });
+      if (problem) invalid(ctx, `${op}: ${problem}`);
+      return [...(v as number[])];
+    }
     if (!isPlainObject(v)) return invalid(ctx, `${op} takes a point`);
     const { $geometry, $minDistance, $maxDistance, ...rest } = v;
     const extra = Object.keys(rest)[0];
@@ -209,16 +223,36 @@ function finishRegex(source: Record<string, unknown>, out: Record<string, unknow
   if (re.flags) out.$options = re.flags;
 }
 
-/** Legacy `{ $near: [x, y], $maxDistance }`: the distance siblings need a `$near`/`$nearSphere`. */
+/** The Earth radius MongoDB uses between radians (legacy distances) and metres. */
+const EARTH_RADIUS_METRES = 6_378_100;
+
+/**
+ * Legacy `{ $nearSphere: [lng, lat], $minDistance?, $maxDistance? }` (radians) becomes the
+ * GeoJSON form (metres), which both engines read alike; distance siblings of a GeoJSON
+ * `$nearSphere`, or any other operator beside a `$near`/`$nearSphere`, MongoDB refuses.
+ */
 function finishNear(source: Record<string, unknown>, out: Record<string, unknown>, ctx: WalkContext): void {
+  const op = ['$near', '$nearSphere'].find((k) => out[k] !== undefined);
+  const legacy = op !== undefined && Array.isArray(out[op]);
   for (const key of ['$minDistance', '$maxDistance']) {
     const v = source[key];
     if (v === undefined) continue;
-    if (out.$near === undefined && out.$nearSphere === undefined) rejectOperator(key, ctx, 'without $near');
-    if (typeof v !== 'number' || !(v >= 0))
-      fail('invalid_query', ctx.parameter, `${ctx.parameter}: ${key} must be >= 0`);
-    out[key] = v;
+    if (op === undefined) rejectOperator(key, ctx, 'without $near');
+    if (!legacy) invalid(ctx, `${key} goes inside ${op} with $geometry (in metres), not beside it`);
+    if (typeof v !== 'number' || !(v >= 0)) invalid(ctx, `${key} must be >= 0`);
   }
+  if (op === undefined) return;
+  const other = Object.keys(out).find((k) => k !== op);
+  if (other !== undefined) {
+    invalid(ctx, `${other} cannot sit beside ${op}: MongoDB takes no other condition on a ${op} field`);
+  }
+  if (!legacy) return;
+  const near: Record<string, unknown> = { $geometry: { type: 'Point', coordinates: out[op] } };
+  for (const key of ['$minDistance', '$maxDistance']) {
+    const radians = source[key];
+    if (typeof radians === 'number') near[key] = radians * EARTH_RADIUS_METRES;
+  }
+  out[op] = near;
 }
 
 /** A filter document: field conditions and `$and`/`$or`/`$nor`. */

@@ -102,7 +102,18 @@ describe('$query allow-list', () => {
         'a.b': { $nearSphere: { $geometry: { type: 'Point', coordinates: [1, 2] }, $maxDistance: 5 } },
       },
     ],
-    ['{"p":{"$near":[1,2],"$maxDistance":3}}', { p: { $near: [1, 2], $maxDistance: 3 } }],
+    [
+      '{"p":{"$nearSphere":[1,2],"$minDistance":0.1,"$maxDistance":0.5}}',
+      {
+        p: {
+          $nearSphere: {
+            $geometry: { type: 'Point', coordinates: [1, 2] },
+            $minDistance: 0.1 * 6_378_100,
+            $maxDistance: 0.5 * 6_378_100,
+          },
+        },
+      },
+    ],
     [
       '{"p":{"$geoWithin":{"$centerSphere":[[1,2],0.1]}}}',
       { p: { $geoWithin: { $centerSphere: [[1, 2], 0.1] } } },
@@ -160,9 +171,16 @@ describe('$query allow-list', () => {
     ['{"..":1}', 'empty segment'],
     ['{"__proto__":{"a":1}}', '__proto__ field'],
     ['{"a":{"$code":"function(){}"}}', 'JavaScript code value'],
-    ['{"$or":[{"p":{"$near":[1,2]}}]}', '$near inside $or'],
-    ['{"p":{"$near":[1,2]},"q":{"$nearSphere":[1,2]}}', 'two $near'],
+    ['{"$or":[{"p":{"$nearSphere":[1,2]}}]}', '$near inside $or'],
+    ['{"p":{"$nearSphere":[1,2]},"q":{"$nearSphere":[1,2]}}', 'two $near'],
     ['{"p":{"$maxDistance":3}}', '$maxDistance alone'],
+    ['{"p":{"$near":[1,2]}}', 'legacy $near (needs a 2d index)'],
+    ['{"p":{"$nearSphere":[200,2]}}', 'legacy $nearSphere out of range'],
+    [
+      '{"p":{"$nearSphere":{"$geometry":{"type":"Point","coordinates":[1,2]}},"$maxDistance":3}}',
+      '$maxDistance beside a GeoJSON $nearSphere',
+    ],
+    ['{"p":{"$nearSphere":[1,2],"$exists":true}}', 'another operator beside $nearSphere'],
     ['{"p":{"$geoWithin":{"$geometry":{"type":"Point","coordinates":[1,2]}}}}', '$geoWithin a point'],
     [
       '{"p":{"$geoWithin":{"$geometry":{"type":"Polygon","coordinates":[[[0,0],[1,1],[0,1],[0,2]]]}}}}',
@@ -184,7 +202,7 @@ describe('$query allow-list', () => {
   });
 
   it('rejects geo:near together with a $query $near', () => {
-    const query = `p:geo:near=[1,2]&$query=${encodeURIComponent('{"q":{"$near":[1,2]}}')}`;
+    const query = `p:geo:near=[1,2]&$query=${encodeURIComponent('{"q":{"$nearSphere":[1,2]}}')}`;
     expect(() => compileQuery(query)).toThrow(/only one/);
   });
 });

@@ -9,7 +9,8 @@ import type { Filter } from './types';
 
 /** What the parameters of one query string add up to, before defaults are applied. */
 export interface QueryState {
-  clauses: Filter[];
+  /** Every filter clause, with the parameter it came from, ANDed in the end. */
+  clauses: { parameter: string; filter: Filter }[];
   /** Parameters that produced a `$near`/`$nearSphere` (MongoDB allows one per query). */
   nearBy: string[];
   select: string[];
@@ -95,7 +96,7 @@ export const RESERVED = {
   $query: (values, state, key) => {
     for (const value of values) {
       const { filter, near } = compileRawQuery(value, key);
-      state.clauses.push(filter);
+      state.clauses.push({ parameter: key, filter });
       for (let i = 0; i < near; i++) state.nearBy.push(key);
     }
   },
@@ -107,7 +108,7 @@ export const RESERVED = {
       }
       const [field, pattern, flags = ''] = v as string[];
       const condition = regexCondition(checkRegex(pattern as string, flags, key));
-      state.clauses.push({ [assertFieldName(field as string, key)]: condition });
+      state.clauses.push({ parameter: key, filter: { [assertFieldName(field as string, key)]: condition } });
     }
   },
   $populate: (values, state, key) => resourceNames(values, key, state.populate),
