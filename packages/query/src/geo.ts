@@ -26,17 +26,29 @@ const arrayOf =
     return undefined;
   };
 
-/** A linear ring: at least four positions, the last equal to the first. */
+const samePosition = (a: number[], b: number[]) => a[0] === b[0] && a[1] === b[1];
+
+/** A linear ring: at least four positions, the last equal to the first, three of them different. */
 const ring: Check = (v) => {
   const problem = arrayOf(position, 4, 'a ring')(v);
   if (problem) return problem;
   const r = v as number[][];
-  const [first, last] = [r[0] as number[], r[r.length - 1] as number[]];
-  return first[0] === last[0] && first[1] === last[1] ? undefined : 'a ring must be closed (last = first)';
+  if (!samePosition(r[0] as number[], r[r.length - 1] as number[]))
+    return 'a ring must be closed (last = first)';
+  const distinct = new Set(r.map((p) => `${p[0]},${p[1]}`));
+  return distinct.size >= 3 ? undefined : 'a ring needs at least 3 different positions';
 };
 
 const polygon = arrayOf(ring, 1, 'a polygon');
-const lineString = arrayOf(position, 2, 'a line string');
+
+/** At least two positions, no two neighbours equal (MongoDB refuses a repeated vertex). */
+const lineString: Check = (v) => {
+  const problem = arrayOf(position, 2, 'a line string')(v);
+  if (problem) return problem;
+  const line = v as number[][];
+  const repeated = line.findIndex((p, i) => i > 0 && samePosition(p, line[i - 1] as number[]));
+  return repeated < 0 ? undefined : `a line string repeats position ${repeated} right after itself`;
+};
 
 /** Coordinates validators of the GeoJSON geometry types. */
 export const GEOMETRIES = {

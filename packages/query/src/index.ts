@@ -1,5 +1,6 @@
 export { compileQuery } from './compile-query';
 export { QUERY_ERROR_CODES, type QueryErrorCode } from './error-codes';
+export { geoValueProblem } from './geo-value';
 export { type ResolvedQueryOptions, resolveQueryOptions } from './options';
 export { isQueryError, QueryError } from './query-error';
 export { isValidResourceName, RESOURCE_NAME } from './resource-name';

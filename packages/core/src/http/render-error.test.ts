@@ -98,6 +98,19 @@ describe('renderError', () => {
     expect(response.body).not.toContain('secret');
   });
 
+  it.each([
+    [16755, 'invalid_body', 'Can\'t extract geo keys: { loc: { type: "Point", coordinates: [ 500, 1 ] } }'],
+    [51091, 'invalid_query', 'Regular expression is invalid: PCRE2 does not support \\u'],
+    [5626500, 'invalid_query', '$geoNear, $near, and $nearSphere are not allowed in this context'],
+    [2, 'invalid_query', 'text and geoNear not allowed in same query'],
+  ])('renders database error %i as 400 %s without the driver message', (code, expected, message) => {
+    const log = logger();
+    const response = render(Object.assign(new Error(message), { code }), log);
+    expect(response.problem).toMatchObject({ status: 400, title: 'Bad Request', code: expected });
+    expect(response.body).not.toContain(message.slice(0, 20));
+    expect(log.error).not.toHaveBeenCalled();
+  });
+
   it('renders anything else as 500 internal, logging the cause and leaking nothing', () => {
     const log = logger();
     const cause = new Error('connection to 10.0.0.5 lost');

@@ -45,6 +45,15 @@ const DATABASE_ERRORS: Readonly<Record<number, { code: ErrorCode; detail: string
     code: 'invalid_body',
     detail: 'A dotted key goes through an array or a value that is not an object.',
   },
+  16755: {
+    code: 'invalid_body',
+    detail: 'A geo field holds no valid GeoJSON (the database could not index it).',
+  },
+  51091: { code: 'invalid_query', detail: 'The database refused a regular expression of the query.' },
+  5626500: {
+    code: 'invalid_query',
+    detail: 'The database cannot use $near or $nearSphere here (a count or an aggregation).',
+  },
   291: {
     code: 'invalid_query',
     detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',

@@ -6,6 +6,7 @@ import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { presentOne } from '../read/present';
 import { idForNewDocument } from './body-id';
+import { checkGeoFields } from './geo-fields';
 import { stampCreated } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -35,6 +36,7 @@ export async function createDocument(ctx: RequestContext): Promise<RouteResult> 
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
   const body = bindNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
   validateBody(ctx, body);
+  checkGeoFields(ctx, body);
   const _id = idForNewDocument(body._id);
   const document = stampCreated(ctx, newDocument(_id, body));
   await ctx.collection.insertOne(document);

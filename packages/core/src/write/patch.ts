@@ -9,6 +9,7 @@ import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
 import { presentOne } from '../read/present';
 import { checkBodyIdMatchesPath } from './body-id';
+import { checkGeoFields, touchesGeo } from './geo-fields';
 import { applySet, checkNoOverlap } from './merge-set';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
@@ -33,6 +34,19 @@ async function previousFor(ctx: RequestContext, filter: Document): Promise<Docum
   return previous;
 }
 
+/** The geo fields of the document the PATCH would make, when it sets one (MongoDB error 16755). */
+async function checkPatchedGeo(
+  ctx: RequestContext,
+  filter: Document,
+  previous: Document | null,
+  set: Document,
+) {
+  if (!touchesGeo(ctx, Object.keys(set))) return;
+  const base = previous ?? (await ctx.collection.findOne(filter));
+  if (!base) throw documentNotFound(ctx);
+  checkGeoFields(ctx, applySet(base, set));
+}
+
 /**
  * `PATCH /<res>/<id>`: `$set`s the body's top-level and dotted keys (after `beforeWrite`; the
  * owner and managed fields cannot change, 403); with `schema`, the document it would produce
@@ -45,6 +59,7 @@ export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
   const previous = await previousFor(ctx, filter);
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
   if (previous !== null) validateBody(ctx, applySet(previous, set));
+  await checkPatchedGeo(ctx, filter, previous, set);
   const updated =
     Object.keys(set).length === 0
       ? await ctx.collection.findOne(filter)

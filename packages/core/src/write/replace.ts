@@ -7,6 +7,7 @@ import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
 import { presentOne } from '../read/present';
 import { checkBodyIdMatchesPath } from './body-id';
+import { checkGeoFields } from './geo-fields';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -31,6 +32,7 @@ export async function replaceDocument(ctx: RequestContext): Promise<RouteResult>
     stored,
   );
   validateBody(ctx, replacement);
+  checkGeoFields(ctx, replacement);
   stampReplaced(ctx, replacement, stored);
   const updated = await ctx.collection.findOneAndReplace({ $and: [filter, { _id }] }, replacement, {
     returnDocument: 'after',
