@@ -5,6 +5,9 @@ const EARTH_RADIUS_METRES = 6_378_100;
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 
+/** What a `2dsphere` index holds, so what `$nearSphere` without `$maxDistance` lists: not missing, `null` or `[]`. */
+const located = (): Document => ({ $exists: true, $nin: [null, []] });
+
 interface Near {
   centre: unknown;
   /** Radians. */
@@ -46,7 +49,7 @@ function rewriteField(field: string, condition: Document, near: Near): [Document
       ([op]) => !['$nearSphere', '$near', '$minDistance', '$maxDistance'].includes(op),
     ),
   );
-  const bound = near.max === undefined ? { $exists: true } : within(near.centre, near.max);
+  const bound = near.max === undefined ? located() : within(near.centre, near.max);
   const exclude =
     near.min === undefined || near.min <= 0
       ? undefined

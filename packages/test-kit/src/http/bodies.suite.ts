@@ -107,6 +107,125 @@ export function bodyTests(start: Start): void {
     });
   });
 
+  describe('geo fields (resources.<name>.geo): what MongoDB cannot index is a 400 on every engine', () => {
+    const config = { resources: { places: { geo: ['loc', 'stops.at'] } } };
+    const point = { type: 'Point', coordinates: [2.35, 48.85] };
+
+    it.each([
+      ['a string', 'Paris'],
+      ['a Point out of range', { type: 'Point', coordinates: [200, 48.85] }],
+      ['an unknown type', { type: 'Circle', coordinates: [0, 0] }],
+      [
+        'an open ring',
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 1],
+            ],
+          ],
+        },
+      ],
+      [
+        'a ring of 3 positions',
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      ],
+      ['a legacy pair out of range', [2.35, 95]],
+      ['an empty GeometryCollection', { type: 'GeometryCollection', geometries: [] }],
+    ])('POST refuses %s, naming the field', async (_, loc) => {
+      const api = await start(config);
+      const reply = await api.post('/places', { _id: 1, loc });
+      expectProblem(reply, 400, 'invalid_body');
+      expect(field(reply.json, 'detail')).toMatch(/^body\.loc: .*resources\.places\.geo/);
+      expect((await api.get('/places')).json).toEqual([]);
+    });
+
+    it.each([
+      ['a Point', point],
+      [
+        'a LineString',
+        {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      ],
+      [
+        'a Polygon',
+        {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      ],
+      [
+        'a MultiPolygon',
+        {
+          type: 'MultiPolygon',
+          coordinates: [
+            [
+              [
+                [0, 0],
+                [1, 0],
+                [1, 1],
+                [0, 0],
+              ],
+            ],
+          ],
+        },
+      ],
+      ['a GeometryCollection', { type: 'GeometryCollection', geometries: [point] }],
+      ['a legacy pair', [2.35, 48.85]],
+      ['null', null],
+    ])('POST accepts %s', async (_, loc) => {
+      const api = await start(config);
+      expect((await api.post('/places', { _id: 1, loc })).status).toBe(201);
+    });
+
+    it('checks a geo field inside an array of objects', async () => {
+      const api = await start(config);
+      const bad = await api.post('/places', { _id: 1, stops: [{ at: point }, { at: [0, 100] }] });
+      expectProblem(bad, 400, 'invalid_body');
+      expect(field(bad.json, 'detail')).toMatch(/^body\.stops\.1\.at: /);
+      expect((await api.post('/places', { _id: 2, stops: [{ at: point }, { name: 'x' }] })).status).toBe(201);
+    });
+
+    it('PUT and PATCH are checked too, on the document they would store', async () => {
+      const api = await start(config);
+      await api.seed('places', [{ _id: 1, loc: point }]);
+      const bad = { type: 'Point', coordinates: [0, 91] };
+      expectProblem(await api.request('PUT', '/places/1', { body: { loc: bad } }), 400, 'invalid_body');
+      expectProblem(await api.request('PATCH', '/places/1', { body: { loc: bad } }), 400, 'invalid_body');
+      const inside = await api.request('PATCH', '/places/1', { body: { 'loc.coordinates.0': 500 } });
+      expectProblem(inside, 400, 'invalid_body');
+      expectProblem(await api.request('PATCH', '/places/1', { body: { loc: 'here' } }), 400, 'invalid_body');
+      expect((await api.get('/places/1')).json).toEqual({ _id: 1, loc: point });
+      const moved = await api.request('PATCH', '/places/1', { body: { 'loc.coordinates.0': 2.4 } });
+      expect(moved.status, moved.text).toBe(200);
+      expect((await api.request('PUT', '/places/1', { body: { loc: [1, 2] } })).status).toBe(200);
+    });
+  });
+
   describe('timestamps', () => {
     it('stores createdAt and updatedAt as Dates when the resource asks for them', async () => {
       const api = await start({ resources: { notes: { timestamps: true } } });

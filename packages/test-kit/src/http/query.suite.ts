@@ -1,7 +1,7 @@
 import type { StoreConfig } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import { ids, type Start, startWithPeople } from './fixtures';
-import { expectProblem } from './harness';
+import { asArray, expectProblem, field } from './harness';
 
 /** Contract section 5 and the spec's 4.3 examples, end to end; the query language end to end. */
 export function queryTests(start: Start): void {
@@ -156,6 +156,27 @@ export function queryTests(start: Start): void {
       });
     });
 
+    it('counts what the list answers under geo:near, with or without a maximum distance', async () => {
+      const api = await places();
+      await api.seed('places', [{ _id: 'nowhere', loc: null }, { _id: 'unplaced' }]);
+      for (const bounds of [[], [0], [5_000], [0, 30_000], [5_000, 30_000], [null, 400_000]]) {
+        const near = `loc:geo:near=${encodeURIComponent(JSON.stringify([...paris, ...bounds]))}`;
+        const list = await api.get(`/places?${near}&$limit=100`);
+        expect(list.status, list.text).toBe(200);
+        const count = await api.get(`/places?${near}&$count=1`);
+        expect(count.json, `${near}: ${list.text}`).toEqual({ count: asArray(list.json).length });
+      }
+    });
+
+    it('reads a legacy $nearSphere [lng, lat] with radians as both engines do, and counts it', async () => {
+      const api = await places();
+      const radians = 30_000 / 6_378_100;
+      const query = (extra: string) =>
+        `/places?$query=${encodeURIComponent(JSON.stringify({ loc: { $nearSphere: paris, $maxDistance: radians } }))}${extra}`;
+      expect(ids(await api.get(query('')))).toEqual(['louvre', 'versailles']);
+      expect((await api.get(query('&$count=1'))).json).toEqual({ count: 2 });
+    });
+
     it('geo:ins:polygon answers the documents that intersect', async () => {
       const api = await places();
       const box = [
@@ -185,6 +206,91 @@ export function queryTests(start: Start): void {
       expect(
         ids(await api.get(`/places?loc:geo:win:polygon=${encodeURIComponent(JSON.stringify(box))}`)),
       ).toEqual(['louvre', 'versailles']);
+    });
+  });
+
+  describe('refused because MongoDB refuses it (contract section 9), on every engine', () => {
+    const near = `loc:geo:near=${encodeURIComponent('[2.35,48.85,0,1000]')}`;
+    const enc = encodeURIComponent;
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`).join(',');
+
+    it.each([
+      ['$search with geo:near', `${near}&$search=cafe`, '$search'],
+      [
+        '$search with a $query $nearSphere',
+        `$search=cafe&$query=${enc('{"loc":{"$nearSphere":[2.35,48.85]}}')}`,
+        '$search',
+      ],
+      ['a second operator on the geo:near field', `${near}&loc:exists=true`, 'loc:exists'],
+      ['a $query condition on the geo:near field', `${near}&$query=${enc('{"loc":{"$ne":null}}')}`, '$query'],
+      ['a legacy $near, which needs a 2d index', `$query=${enc('{"loc":{"$near":[2.35,48.85]}}')}`, '$near'],
+      [
+        '$maxDistance beside a GeoJSON $nearSphere',
+        `$query=${enc('{"loc":{"$nearSphere":{"$geometry":{"type":"Point","coordinates":[2.35,48.85]}},"$maxDistance":5}}')}`,
+        '$maxDistance',
+      ],
+      ['more than 32 sort keys', `$sort=${keys(32)}`, '32'],
+    ])('%s', async (_, query, named) => {
+      const api = await start({ resources: { places: { geo: ['loc'], search: ['name'] } } });
+      await api.seed('places', [
+        { _id: 1, name: 'cafe', loc: { type: 'Point', coordinates: [2.35, 48.85] } },
+      ]);
+      const reply = await api.get(`/places?${query}`);
+      expectProblem(reply, 400, 'invalid_query');
+      expect(field(reply.json, 'detail')).toContain(named);
+    });
+
+    it('accepts 31 sort keys (the store adds _id)', async () => {
+      const api = await people();
+      expect((await api.get(`/people?$sort=${keys(31)}`)).status).toBe(200);
+    });
+
+    const regex = (pattern: string) => `$regex=${enc(JSON.stringify(['name', pattern]))}`;
+    const raw = (condition: unknown, field = 'name') =>
+      `$query=${enc(JSON.stringify({ [field]: condition }))}`;
+    const bson = (pattern: string) => ({ $regularExpression: { pattern, options: '' } });
+    it.each([
+      ['\\u0041 (PCRE2 error 51091)', regex('\\u0041nn'), '\\u'],
+      ['\\A', regex('\\AAnn'), '\\A'],
+      ['\\z', regex('Ann\\z'), '\\z'],
+      ['\\h', regex('A\\hnn'), '\\h'],
+      ['\\p{L}', regex('\\p{L}'), '\\p'],
+      ['\\Q...\\E', regex('\\QAnn\\E'), '\\Q'],
+      ['a possessive quantifier', regex('An++'), '++'],
+      ['an atomic group', regex('(?>Ann)'), '(?>'],
+      ['inline flags', regex('(?i)ann'), '(?i)'],
+      ['a backreference', regex('(n)\\1'), '\\1'],
+      ['an escaped letter PCRE refuses', regex('\\yAnn'), '\\y'],
+      ['$regex in $query', raw({ $regex: '\\u0041nn' }), '\\u'],
+      ['$not with a regex', raw({ $not: { $regex: '\\Z' } }), '\\Z'],
+      ['a regex member of $in', raw({ $in: [bson('\\Kx')] }), '\\K'],
+      ['a regex member of $nin', raw({ $nin: [bson('(?i)x')] }), '(?i)'],
+      ['a regex member of $all', raw({ $all: [bson('\\x{61}')] }, 'tags'), '\\x'],
+    ])('regex syntax PCRE and JavaScript read differently: %s', async (_, query, construct) => {
+      const api = await people();
+      const reply = await api.get(`/people?${query}`);
+      expectProblem(reply, 400, 'invalid_query');
+      expect(field(reply.json, 'detail')).toContain(`in the regex, ${construct}`);
+    });
+
+    it.each([
+      ['$ at the end, not before a final newline', ['note', 'b$'], [1, 3, 4, 5, 6]],
+      ['. takes \\r but not \\n', ['note', 'a.b'], [3, 4, 5, 6]],
+      ['\\s is ASCII white space (not U+00A0)', ['note', 'a\\sb'], [2, 4, 6]],
+      ['^ and $ with m see only \\n', ['note', '^b$', 'm'], [2]],
+    ])('regex rewritten so both engines match alike: %s', async (_, regex, expected) => {
+      const api = await start();
+      await api.seed('notes', [
+        { _id: 1, note: 'ab' },
+        { _id: 2, note: 'a\nb\n' },
+        { _id: 3, note: 'a-b' },
+        { _id: 4, note: 'a b' },
+        { _id: 5, note: 'a\u00a0b' },
+        { _id: 6, note: 'a\rb' },
+      ]);
+      const reply = await api.get(`/notes?$regex=${enc(JSON.stringify(regex))}`);
+      expect(reply.status, reply.text).toBe(200);
+      expect(ids(reply)).toEqual(expected);
     });
   });
 }
