@@ -1,3 +1,3 @@
 import { packageConfig } from '../../vitest.shared';
 
-export default packageConfig('embedded', { mongoTier: true });
+export default packageConfig('embedded', { mongoTier: true, driverTiers: true, driverValues: 'rebuilt' });

@@ -7,7 +7,12 @@
  * (`vitest.shared.ts` adds it).
  */
 
-export { describeEngines, type EngineUnderTest } from './engines';
+export {
+  type DescribeEnginesOptions,
+  type DriverTierOptions,
+  describeEngines,
+  type EngineUnderTest,
+} from './engines';
 export { listenServed, type Serve, type Served, type ServeOptions } from './http/harness';
 export { describeConformance } from './http/suite';
 export type { MongoTier } from './mongo-global-setup';

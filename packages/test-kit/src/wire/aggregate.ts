@@ -14,6 +14,15 @@ function refuse(what: string): never {
   throw new CommandError(UNRECOGNIZED_STAGE, `${what}: ${SUPPORTED}`);
 }
 
+const NEAR_OPERATORS = new Set(['$near', '$nearSphere', '$geoNear']);
+
+/** Whether `filter` uses a near operator anywhere (MongoDB refuses them in `$match`). */
+function usesNear(filter: unknown): boolean {
+  if (Array.isArray(filter)) return filter.some(usesNear);
+  if (typeof filter !== 'object' || filter === null) return false;
+  return Object.entries(filter).some(([key, value]) => NEAR_OPERATORS.has(key) || usesNear(value));
+}
+
 /** `$group: { _id: <constant>, <name>: { $sum: <number> }, ... }` over `docs`. */
 function groupAll(spec: unknown, docs: Document[]): Document[] {
   if (typeof spec !== 'object' || spec === null || !('_id' in spec)) refuse('$group needs an _id');
@@ -38,6 +47,9 @@ export async function runPipeline(collection: StoreCollection, pipeline: unknown
   const [first, ...rest] = pipeline;
   const leading = (first as { $match?: unknown } | undefined)?.$match;
   const filter = typeof leading === 'object' && leading !== null ? (leading as Document) : undefined;
+  if (usesNear(filter)) {
+    throw new CommandError(2, '$geoNear, $near, and $nearSphere are not allowed in this context');
+  }
   let docs = await collection.find(filter ?? {}).toArray();
   for (const stage of filter ? rest : pipeline) {
     const entries = typeof stage === 'object' && stage !== null ? Object.entries(stage) : [];
