@@ -6,7 +6,7 @@
  */
 
 /** Escapes PCRE and JavaScript read differently (or one of them refuses), by the letter after `\`. */
-export const REFUSED_ESCAPES: Readonly<Record<string, string>> = {
+const REFUSED_ESCAPES: Readonly<Record<string, string>> = {
   A: 'is the start of the text in PCRE but a literal "A" in JavaScript: use ^',
   Z: 'is the end of the text in PCRE but a literal "Z" in JavaScript: use $',
   z: 'is the end of the text in PCRE but a literal "z" in JavaScript: use $',
@@ -40,7 +40,7 @@ const DIGIT_ESCAPE =
 const OTHER_ESCAPE = 'is an error in PCRE but a literal letter in JavaScript: drop the backslash';
 
 /** `(?` constructs, by the text after `(?`, that only PCRE reads. */
-export const REFUSED_GROUPS: ReadonlyArray<readonly [RegExp, string]> = [
+const REFUSED_GROUPS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^>/, 'is an atomic group, which JavaScript does not have'],
   [/^[imsxnUJ^-]/, 'sets inline flags, which JavaScript does not have: pass flags in the flags argument'],
   [/^#/, 'is a comment group, which JavaScript does not have: use the x flag and #'],
@@ -86,7 +86,7 @@ const SAME_IN_CLASS = new Set(['d', 'w', 'b', 't', 'n', 'f', 'r']);
 const MAX_REPEAT = 65_535;
 
 /** Which flags the pattern is rewritten under. */
-export interface PatternFlags {
+interface PatternFlags {
   extended: boolean;
   dotAll: boolean;
   multiline: boolean;
