@@ -1,3 +1,4 @@
+import { type CollectionIndex, ensureIndexes, type IndexOptions, type IndexSpec } from '@store/common';
 import type { AuthDb } from './db';
 import type { ResolvedAuthOptions } from './resolved-options';
 
@@ -14,35 +15,61 @@ export function createAuthDeps(db: AuthDb, options: ResolvedAuthOptions): AuthDe
 
 const ready = new WeakMap<AuthDeps, Promise<void>>();
 
-async function createIndexes(deps: AuthDeps): Promise<void> {
-  const { db, options } = deps;
-  const ttl = { expireAfterSeconds: 0 };
-  const secretCollections = [options.magicLink?.collection, options.magicCode?.collection];
-  const work: Promise<string>[] = [];
-  for (const name of secretCollections) {
-    if (name === undefined) continue;
-    const secrets = db.collection(name);
-    work.push(secrets.createIndex({ hash: 1 }, { unique: true }));
-    work.push(secrets.createIndex({ email: 1, state: 1 }));
-    work.push(secrets.createIndex({ expiresAt: 1 }, ttl));
-  }
-  if (options.magicLink !== null) {
-    work.push(
-      db
-        .collection(options.magicLink.collection)
-        .createIndex({ pollHash: 1 }, { unique: true, sparse: true }),
+/**
+ * How long a sign-in secret is kept past its `expiresAt` before MongoDB's TTL monitor (or the
+ * embedded engine) deletes it: until then it answers 410 `token_expired` on both engines, whenever
+ * the sweep runs (contract section 9). Expiry itself is read from `expiresAt`, never from the sweep.
+ */
+export const SECRET_RETENTION_SECONDS = 86_400;
+
+/** An index the package owns, named `store_` + MongoDB's default name. */
+function owned(collection: string, spec: IndexSpec, options: IndexOptions = {}): CollectionIndex {
+  const name = `store_${Object.entries(spec)
+    .map(([field, kind]) => `${field}_${kind}`)
+    .join('_')}`;
+  return { collection, index: { spec, options: { ...options, name } } };
+}
+
+/** Every index the package owns. */
+function authIndexes(options: ResolvedAuthOptions): CollectionIndex[] {
+  const indexes: CollectionIndex[] = [];
+  for (const strategy of [options.magicLink, options.magicCode]) {
+    if (strategy === null) continue;
+    const { collection } = strategy;
+    indexes.push(
+      owned(collection, { hash: 1 }, { unique: true }),
+      owned(collection, { email: 1, state: 1 }),
+      owned(collection, { expiresAt: 1 }, { expireAfterSeconds: SECRET_RETENTION_SECONDS }),
     );
   }
-  const sessions = db.collection(options.sessionsCollection);
-  work.push(sessions.createIndex({ hash: 1 }, { unique: true }), sessions.createIndex({ expiresAt: 1 }, ttl));
-  const limits = db.collection(options.rateLimit.collection);
-  work.push(limits.createIndex({ key: 1 }, { unique: true }), limits.createIndex({ expiresAt: 1 }, ttl));
-  await Promise.all(work);
+  if (options.magicLink !== null) {
+    indexes.push(owned(options.magicLink.collection, { pollHash: 1 }, { unique: true, sparse: true }));
+  }
+  // One user per address: concurrent first sign-ins of a new address create exactly one user.
+  const emailFields = new Set([options.magicLink?.emailField, options.magicCode?.emailField]);
+  for (const field of emailFields) {
+    if (field !== undefined) {
+      indexes.push(owned(options.userCollection, { [field]: 1 }, { unique: true, sparse: true }));
+    }
+  }
+  const ttl = { expireAfterSeconds: 0 };
+  const { sessionsCollection: sessions, rateLimit } = options;
+  indexes.push(
+    owned(sessions, { hash: 1 }, { unique: true }),
+    owned(sessions, { expiresAt: 1 }, ttl),
+    owned(rateLimit.collection, { key: 1 }, { unique: true }),
+    owned(rateLimit.collection, { expiresAt: 1 }, ttl),
+  );
+  return indexes;
+}
+
+async function createIndexes(deps: AuthDeps): Promise<void> {
+  await ensureIndexes(deps.db, authIndexes(deps.options), deps.options.logger);
 }
 
 /**
- * Creates the package's indexes once per deps (unique hashes, TTL on `expiresAt` so expired
- * records vanish on MongoDB). Every flow awaits it; a failure is retried on the next call.
+ * Reconciles the package's indexes once per deps (unique hashes and user addresses, TTL on
+ * `expiresAt`). Every flow awaits it; a failure is retried on the next call.
  */
 export function ensureAuthIndexes(deps: AuthDeps): Promise<void> {
   let pending = ready.get(deps);

@@ -1,4 +1,4 @@
-import type { AuthDocument } from './db';
+import { type AuthDocument, isDuplicateKeyError } from './db';
 import type { AuthDeps } from './deps';
 import { AuthError } from './errors';
 
@@ -9,8 +9,8 @@ export function findUser(deps: AuthDeps, emailField: string, email: string): Pro
 
 /**
  * The user to sign in after a successful verification: the existing one, or with `createUser`
- * a new one (`{ <emailField>: email, createdAt }`) created by one atomic upsert, so concurrent
- * verifications never create two. Without `createUser`: 404 `user_not_found`.
+ * a new one (`{ <emailField>: email, createdAt }`) created by one atomic upsert; the unique
+ * index on the address makes a concurrent second insert fail, and then the first one is read. Without `createUser`: 404 `user_not_found`.
  */
 export async function userForSignIn(
   deps: AuthDeps,
@@ -20,13 +20,21 @@ export async function userForSignIn(
 ): Promise<AuthDocument> {
   assertUserAllowed(deps, existing);
   if (existing !== null) return existing;
-  const user = await deps.db
-    .collection(deps.options.userCollection)
-    .findOneAndUpdate(
+  const users = deps.db.collection(deps.options.userCollection);
+  const upsert = () =>
+    users.findOneAndUpdate(
       { [emailField]: email },
       { $setOnInsert: { [emailField]: email, createdAt: deps.options.clock() } },
       { upsert: true, returnDocument: 'after' },
     );
+  let user: AuthDocument | null;
+  try {
+    user = await upsert();
+  } catch (error) {
+    // Another sign-in of the same new address inserted it first (the unique index): read it.
+    if (!isDuplicateKeyError(error)) throw error;
+    user = await findUser(deps, emailField, email);
+  }
   if (user === null) throw new AuthError('user_not_found', 'No user has this e-mail address');
   return user;
 }

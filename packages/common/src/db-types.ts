@@ -77,8 +77,8 @@ export interface StoreCollection {
     update: Document,
     options?: { upsert?: boolean } & TimeLimit,
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }>;
-  deleteOne(filter: Document): Promise<{ deletedCount: number }>;
-  deleteMany(filter: Document): Promise<{ deletedCount: number }>;
+  deleteOne(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
+  deleteMany(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;
   listIndexes(): { toArray(): Promise<IndexDescription[]> };
   /** Throws an error whose `code` is 27 when no index has that name. */

@@ -15,6 +15,14 @@ export type {
   StoreDb,
   TimeLimit,
 } from './db-types';
+export {
+  type CollectionIndex,
+  ensureIndex,
+  ensureIndexes,
+  type IndexLogger,
+  type IndexOutcome,
+  type OwnedIndex,
+} from './ensure-index';
 export { defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
 export { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
 export { HTTP_STATUS_TITLES, titleForStatus } from './http-status';

@@ -41,7 +41,10 @@ export async function pollLinkStatus(
   const strategy = linkStrategy(deps);
   await ensureAuthIndexes(deps);
   const record = await findPolled(deps, input.token);
-  if (record.pollState !== 'approved') return { status: 'pending', retryAfter: strategy.pollInterval };
+  // Approved but its user not yet recorded (the approval writes it right after its claim): still pending.
+  if (record.pollState !== 'approved' || record.userId === undefined) {
+    return { status: 'pending', retryAfter: strategy.pollInterval };
+  }
   const users = deps.db.collection(deps.options.userCollection);
   const user = await users.findOne({ _id: record.userId });
   if (user === null) throw new AuthError('user_not_found', 'The approved user no longer exists');

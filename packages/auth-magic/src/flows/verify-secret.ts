@@ -25,8 +25,9 @@ export interface Verification {
 /**
  * Verifies a found secret and returns the user to sign in: usable (else 409/410/401), user
  * present or creatable (else 404 `user_not_found`), hooks pass (else their status); only then
- * the user is created if missing and the secret is claimed by ONE atomic state change. Of two
- * concurrent verifications exactly one passes; the other gets 409 `already_used`.
+ * the secret is claimed by ONE atomic state change, and the winner alone creates the user if
+ * missing (the unique index on the address stops a second one). Of two concurrent
+ * verifications exactly one passes; the other gets 409 `already_used`.
  */
 export async function verifySecret(deps: AuthDeps, verification: Verification): Promise<AuthDocument> {
   const { strategy, collection, record } = verification;
@@ -42,10 +43,15 @@ export async function verifySecret(deps: AuthDeps, verification: Verification): 
     request: verification.request,
   });
   await runHooks(verification.hooks, context);
-  const user = await userForSignIn(deps, strategy.emailField, email, existing);
   const filter = { hash: record.hash };
-  const set = { ...verification.claimSet, userId: user._id };
-  const claimed = await claimSecret(collection, { ...verification.claimFilter, ...filter }, now, set);
+  const claimed = await claimSecret(
+    collection,
+    { ...verification.claimFilter, ...filter },
+    now,
+    verification.claimSet,
+  );
   if (claimed === null) throw await claimLostError(collection, filter, now);
+  const user = await userForSignIn(deps, strategy.emailField, email, existing);
+  await collection.updateOne(filter, { $set: { userId: user._id } });
   return user;
 }

@@ -18,6 +18,7 @@ const STORE_OPTIONS = [
   'defaultLimit',
   'maxLimit',
   'bodyLimit',
+  'maxTimeMS',
   'timestamps',
   'populate',
   'secret',
@@ -59,6 +60,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
   if (bodyLimit === undefined)
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
+  const maxTimeMS = checkInteger(config.maxTimeMS ?? 5000, 'maxTimeMS', 1);
   const defaultAccessConfig = config.defaultAccess ?? 'public';
   const defaultAccess = resolveAccess(defaultAccessConfig, 'defaultAccess', DEFAULT_OWNER_FIELD);
   const plugins = checkPlugins(config.plugins ?? []);
@@ -85,6 +87,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     defaultLimit,
     maxLimit,
     bodyLimit,
+    maxTimeMS,
     timestamps,
     logger,
     plugins: active,

@@ -24,6 +24,10 @@ export const ERROR_CODES = defineErrorCodes({
   unsupported_media_type: 415,
   /** Anything unforeseen: its cause is logged, never sent. */
   internal: 500,
+  /** The database cannot be reached (with `Retry-After`); the store reconnects on its own. */
+  database_unavailable: 503,
+  /** A query ran past `maxTimeMS` on MongoDB. */
+  query_timeout: 503,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */
   invalid_config: 500,
 });

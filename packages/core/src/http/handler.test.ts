@@ -40,10 +40,14 @@ describe('createStoreHandler', () => {
     expect(() => createStoreHandler({ maxLimit: 0 })).toThrow(/"maxLimit"/);
   });
 
-  it('answers 500 internal when storage cannot be opened, and ready rejects', async () => {
+  it('answers 500 internal when storage that is not a driver Db cannot start, and ready rejects', async () => {
     const logged: unknown[] = [];
     const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
-    const failing = { collection: () => ({ createIndex: () => Promise.reject(new Error('index failed')) }) };
+    const failing = {
+      collection: () => ({
+        listIndexes: () => ({ toArray: () => Promise.reject(new Error('index failed')) }),
+      }),
+    };
     const handle = createStoreHandler({
       db: failing as never,
       logger,

@@ -5,19 +5,12 @@ import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
-import { type StartedStorage, startStorage } from '../storage/start-storage';
+import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
 import { matchRoute } from './router';
-
-/** Open storage as one store holds it: the promise, and its value once it settled. */
-interface StorageHandle {
-  readonly promise: Promise<StartedStorage>;
-  /** Set when `promise` fulfilled, so a request does not wait a tick for it. */
-  value: StartedStorage | undefined;
-}
 
 /** The session a request carries, from the first plugin that finds one; `null` otherwise. */
 async function findSession(request: StoreRequest, started: StartedStorage): Promise<RequestSession | null> {
@@ -37,7 +30,7 @@ async function answerResource(
   if (!match) return null;
   try {
     const route = routeFor(match.kind, request.method);
-    const started = storage.value ?? (await storage.promise);
+    const started = await storage.current();
     const session = await findSession(request, started);
     const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
@@ -60,7 +53,7 @@ async function answer(
   const response =
     plugin === undefined
       ? await answerResource(request, options, storage)
-      : await answerPlugin(request, plugin, options, storage.promise);
+      : await answerPlugin(request, plugin, options, storage);
   if (response === null) return null;
   // HEAD answers carry the headers of the GET, errors included, and never a body.
   return request.method.toUpperCase() === 'HEAD'
@@ -77,27 +70,13 @@ async function answer(
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);
   const storage = startStorage(options);
-  storage.catch((error: unknown) => {
+  storage.ready.catch((error: unknown) => {
     options.logger.error('[@store/core] storage could not be opened', error);
   });
-  const ready = storage.then(() => undefined);
+  const ready = storage.ready;
   // `ready` is for callers to await; a caller that does not must not crash the process.
   ready.catch(() => undefined);
-  let closed: Promise<void> | undefined;
-  const close = () => {
-    closed ??= storage.then(
-      (started) => started.close(),
-      () => undefined,
-    );
-    return closed;
-  };
-  const handle: StorageHandle = { promise: storage, value: undefined };
-  storage.then(
-    (started) => {
-      handle.value = started;
-    },
-    () => undefined,
-  );
-  const handler = (request: StoreRequest) => answer(request, options, handle);
+  const close = () => storage.close();
+  const handler = (request: StoreRequest) => answer(request, options, storage);
   return Object.assign(handler, { ready, close });
 }

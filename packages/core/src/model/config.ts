@@ -155,6 +155,12 @@ export interface StoreConfig {
    */
   bodyLimit?: number | string;
   /**
+   * Time limit of every query the store sends to MongoDB; past it the answer is 503
+   * `query_timeout`. The embedded engine never waits, so it does not apply there.
+   * @default 5000
+   */
+  maxTimeMS?: number;
+  /**
    * Store `createdAt` / `updatedAt` Dates on every resource (a resource can override it).
    * @default false
    */

@@ -37,6 +37,7 @@ export interface ResolvedStoreOptions {
   readonly defaultLimit: number;
   readonly maxLimit: number;
   readonly bodyLimit: number;
+  readonly maxTimeMS: number;
   readonly timestamps: boolean;
   readonly logger: StoreLogger;
   /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */

@@ -4,7 +4,7 @@ import { respond } from '../http/respond';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginAnswer, PluginInstance } from '../model/plugin';
-import type { StartedStorage } from '../storage/start-storage';
+import type { StorageHandle } from '../storage/start-storage';
 
 /** Whether `path` lies under `prefix` (`/auth`, `/auth/...`; the leading slash optional). */
 function isUnder(path: string, prefix: string): boolean {
@@ -38,7 +38,7 @@ export async function answerPlugin(
   request: StoreRequest,
   instance: PluginInstance,
   options: ResolvedStoreOptions,
-  storage: Promise<StartedStorage>,
+  storage: StorageHandle,
 ): Promise<StoreResponse | null> {
   let response: StoreResponse | null;
   try {
@@ -47,7 +47,7 @@ export async function answerPlugin(
       defaultLimit: options.defaultLimit,
       maxLimit: options.maxLimit,
     });
-    const { plugins } = await storage;
+    const { plugins } = await storage.current();
     const runtime = plugins.find((started) => started.instance === instance)?.runtime;
     if (runtime === undefined) throw new Error('a configured plugin was not started');
     const answer = await runtime.answer({ request, method: request.method.toUpperCase(), flags });

@@ -1,7 +1,8 @@
 /**
- * Resolves the `db` option into an open database: nothing -> a new embedded database; a
- * driver `Db` or an embedded database -> used as is; a driver `MongoClient` -> its default
- * database; a connection string -> a new client, connected here and closed by `close()`.
+ * Resolves the `db` option into a database: nothing -> a new embedded database; a driver `Db`
+ * or an embedded database -> used as is; a driver `MongoClient` -> its default database; a
+ * connection string -> a new client (it connects on first use, so a database that is down at
+ * start-up is retried by `startStorage`) closed by `close()`.
  *
  * `@store/embedded` and the application's `mongodb` driver are loaded only when used, so an
  * application on one engine never loads (or needs to install) the other.
@@ -42,13 +43,22 @@ async function loadDriver(): Promise<typeof import('mongodb')> {
   }
 }
 
+/**
+ * How long an operation waits for a server before it fails (and the store answers 503), unless
+ * the connection string says: the driver's own default, 30 s, would hold every request that long.
+ */
+export const SERVER_SELECTION_TIMEOUT_MS = 5_000;
+
 async function connect(uri: string, env: Record<string, string | undefined>): Promise<OpenedStorage> {
   if (!URI_SCHEME.test(uri)) {
     invalidOption('db', 'a connection string must start with mongodb:// or mongodb+srv://');
   }
   const { MongoClient } = await loadDriver();
-  const client = new MongoClient(uri);
-  await client.connect();
+  const ownTimeout = /[?&]serverSelectionTimeoutMS=/i.test(uri);
+  const client = new MongoClient(
+    uri,
+    ownTimeout ? {} : { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS },
+  );
   const name = databaseNameOf(uri) ?? (env.MONGODB_DB || undefined);
   return { db: client.db(name), close: () => client.close() };
 }

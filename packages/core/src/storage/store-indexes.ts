@@ -1,52 +1,61 @@
-import type { StoreDb } from '@store/common';
+/**
+ * The indexes core owns (contract section 9), named `store_` + MongoDB's default name so they
+ * are told apart from the application's own: a text index over each resource's `search` fields,
+ * a `2dsphere` index on each `geo` field, and an ascending index on every reference field of a
+ * declared relation. Start-up reconciles each with `ensureIndex`: changed ones are replaced,
+ * the application's are left alone.
+ */
+import type { CollectionIndex } from '@store/common';
 import { referenceFields } from '@store/populate';
 import { findResource } from '../config/resources';
 import type { ResolvedStoreOptions } from '../model/options';
 
-/** One index on a reference field: `{ [field]: 1 }` on `collection`. */
-interface ReferenceIndex {
-  readonly collection: string;
-  readonly field: string;
-}
+/** Name of the text index behind `$search`. */
+export const SEARCH_INDEX = 'store_search';
+
+/**
+ * The field the text index reads a document's language from (`language_override`): one nobody
+ * writes, so a stored `language` field is data, never an instruction to the index.
+ */
+export const TEXT_LANGUAGE_FIELD = '_store_text_language';
+
+const owned = (collection: string, field: string, kind: 1 | '2dsphere'): CollectionIndex => ({
+  collection,
+  index: { spec: { [field]: kind }, options: { name: `store_${field}_${kind}` } },
+});
 
 /**
  * The reference fields the declared relations join on: for `resources.<res>.population.<rel>`,
  * `<singular(res)>_id` and `<singular(res)>_ids` on the collection of `<rel>` (what
  * `$populate=<rel>` and `GET /<res>/<id>/<rel>` ask for). `$fill` joins on `_id`, always indexed.
- * Each (collection, field) once, in declaration order.
  */
-function referenceIndexes(options: ResolvedStoreOptions): ReferenceIndex[] {
-  const out = new Map<string, ReferenceIndex>();
+function referenceIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
+  const out = new Map<string, CollectionIndex>();
   for (const { resource, relation } of options.relations) {
     const related = findResource(options, relation);
     if (related === undefined) continue;
     const { one, many } = referenceFields(resource, options.populate.singular);
     for (const field of [one, many]) {
-      out.set(`${related.collection}\u0000${field}`, { collection: related.collection, field });
+      out.set(`${related.collection}\u0000${field}`, owned(related.collection, field, 1));
     }
   }
   return [...out.values()];
 }
 
-/** MongoDB's code for "an index on these keys exists with another name or other options". */
-const INDEX_OPTIONS_CONFLICT = 85;
-
-/**
- * Ensures an ascending index on every reference field of a declared relation, with MongoDB's
- * default name (`company_id_1`), so it is idempotent and matches an index made by hand. An
- * index on the same key that already exists under another name or with other options is kept,
- * with a warning, rather than failing start-up.
- */
-export async function ensureReferenceIndexes(db: StoreDb, options: ResolvedStoreOptions): Promise<void> {
-  // One at a time: concurrent index builds that create one collection implicitly can race.
-  for (const { collection, field } of referenceIndexes(options)) {
-    try {
-      await db.collection(collection).createIndex({ [field]: 1 });
-    } catch (error) {
-      if ((error as { code?: unknown } | null)?.code !== INDEX_OPTIONS_CONFLICT) throw error;
-      options.logger.warn(
-        `[@store/core] kept the existing index on ${collection}.${field} (it differs from { ${field}: 1 })`,
-      );
-    }
-  }
+/** Every index core owns, in declaration order. */
+export function storeIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
+  const resources = [...options.resources.values()];
+  const search = resources
+    .filter((resource) => resource.search.length > 0)
+    .map(({ collection, search: fields }) => ({
+      collection,
+      index: {
+        spec: Object.fromEntries(fields.map((field) => [field, 'text' as const])),
+        options: { name: SEARCH_INDEX, language_override: TEXT_LANGUAGE_FIELD },
+      },
+    }));
+  const geo = resources.flatMap(({ collection, geo: fields }) =>
+    fields.map((field) => owned(collection, field, '2dsphere')),
+  );
+  return [...search, ...geo, ...referenceIndexes(options)];
 }

@@ -1,0 +1,166 @@
+/**
+ * A MongoDB driver `Db` as the store talks to it (contract section 9): every value sent is built
+ * with the driver's own `bson`, every query carries `maxTimeMS`, and the driver's failures that
+ * mean "not now" answer 503 (`query_timeout`, `database_unavailable` with `Retry-After`). The
+ * state of the connection is logged once per change.
+ */
+import type {
+  Document,
+  FindOptions,
+  IndexOptions,
+  IndexSpec,
+  ModifyOptions,
+  StoreCollection,
+  StoreDb,
+} from '@store/common';
+import { storeError } from '../http/error-codes';
+import type { StoreLogger } from '../model/http';
+import { driverBsonOf, toDriverBson } from './driver-bson';
+
+/** MongoDB's code for a query past its `maxTimeMS`. */
+const MAX_TIME_MS_EXPIRED = 50;
+
+/** Seconds a client is told to wait while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The driver's errors (by name: the classes differ between majors) that mean the server could
+ * not be reached or the connection was lost, rather than that it refused the operation.
+ */
+const UNREACHABLE_ERRORS: ReadonlySet<string> = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+/** Whether an error means the database cannot be reached now. */
+export function isUnreachable(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && UNREACHABLE_ERRORS.has(name);
+}
+
+/** The 503 for a database that cannot be reached, telling the client when to try again. */
+export function unavailableError(retryAfterSeconds: number, cause?: unknown) {
+  return storeError('database_unavailable', 'The database cannot be reached now; try again shortly.', {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    cause,
+  });
+}
+
+/** Logs one line per change between reachable and unreachable. */
+export class Availability {
+  #up = true;
+  constructor(private readonly logger: StoreLogger) {}
+
+  get up(): boolean {
+    return this.#up;
+  }
+
+  reachable(): void {
+    if (this.#up) return;
+    this.#up = true;
+    this.logger.warn('[@store/core] the database is reachable again');
+  }
+
+  unreachable(error: unknown): void {
+    if (!this.#up) return;
+    this.#up = false;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.logger.error(`[@store/core] the database cannot be reached (${reason}); requests answer 503`);
+  }
+}
+
+/** The part of a driver `Db` the wrapper uses. */
+interface DriverDb extends StoreDb {
+  readonly client?: { readonly options?: { readonly pkFactory?: { createPk(): unknown } } };
+}
+
+/** Whether a `db` option value is a driver `Db` (rather than an embedded or other storage). */
+export function isDriverDb(value: unknown): value is DriverDb {
+  const db = value as { command?: unknown; databaseName?: unknown; client?: unknown } | null;
+  return (
+    typeof db === 'object' &&
+    db !== null &&
+    typeof db.command === 'function' &&
+    typeof db.databaseName === 'string' &&
+    typeof db.client === 'object'
+  );
+}
+
+/** Settings of {@link driverDb}. */
+export interface DriverDbSettings {
+  readonly maxTimeMS: number;
+  readonly availability: Availability;
+}
+
+/** Wraps a driver `Db`: see the module comment. */
+export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
+  const bson = driverBsonOf(db);
+  const send = <T>(value: T): T => (bson === undefined ? value : toDriverBson(value, bson));
+  const { maxTimeMS, availability } = settings;
+
+  /** Runs one driver call, turning "not now" failures into 503s. */
+  async function guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const result = await call();
+      availability.reachable();
+      return result;
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === MAX_TIME_MS_EXPIRED) {
+        throw storeError(
+          'query_timeout',
+          `The query ran longer than ${maxTimeMS} ms; narrow it and try again.`,
+          {
+            cause: error,
+          },
+        );
+      }
+      if (isUnreachable(error)) {
+        availability.unreachable(error);
+        throw unavailableError(UNAVAILABLE_RETRY_AFTER_SECONDS, error);
+      }
+      availability.reachable();
+      throw error;
+    }
+  }
+
+  const collections = new Map<string, StoreCollection>();
+
+  function wrap(name: string): StoreCollection {
+    const raw = db.collection(name);
+    return {
+      collectionName: raw.collectionName,
+      find: (filter: Document, options: FindOptions = {}) => ({
+        toArray: () => guard(() => raw.find(send(filter), { ...options, maxTimeMS }).toArray()),
+      }),
+      findOne: (filter, options = {}) => guard(() => raw.findOne(send(filter), { ...options, maxTimeMS })),
+      countDocuments: (filter) => guard(() => raw.countDocuments(send(filter), { maxTimeMS })),
+      insertOne: (doc) => guard(() => raw.insertOne(send(doc))),
+      findOneAndReplace: (filter, replacement, options: ModifyOptions) =>
+        guard(() => raw.findOneAndReplace(send(filter), send(replacement), { ...options, maxTimeMS })),
+      findOneAndUpdate: (filter, update, options: ModifyOptions) =>
+        guard(() => raw.findOneAndUpdate(send(filter), send(update), { ...options, maxTimeMS })),
+      updateOne: (filter, update, options = {}) =>
+        guard(() => raw.updateOne(send(filter), send(update), { ...options, maxTimeMS })),
+      deleteOne: (filter) => guard(() => raw.deleteOne(send(filter), { maxTimeMS })),
+      deleteMany: (filter) => guard(() => raw.deleteMany(send(filter), { maxTimeMS })),
+      createIndex: (spec: IndexSpec, options?: IndexOptions) => guard(() => raw.createIndex(spec, options)),
+      listIndexes: () => ({ toArray: () => guard(() => raw.listIndexes().toArray()) }),
+      dropIndex: (indexName) => guard(() => raw.dropIndex(indexName)),
+    };
+  }
+
+  return {
+    collection(name) {
+      let collection = collections.get(name);
+      if (collection === undefined) {
+        collection = wrap(name);
+        collections.set(name, collection);
+      }
+      return collection;
+    },
+  };
+}
