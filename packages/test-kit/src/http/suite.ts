@@ -3,7 +3,7 @@
  * run once per storage engine through `describeEngines`, against whatever server an adapter
  * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
  */
-import { describeEngines } from '../engines';
+import { type DescribeEnginesOptions, describeEngines } from '../engines';
 import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
@@ -16,19 +16,27 @@ import { relationRuleTests } from './relation-rules.suite';
 import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
 
-/** Registers the whole conformance suite for the server `serve` builds, on every engine. */
-export function describeConformance(title: string, serve: Serve): void {
-  describeEngines(`HTTP conformance: ${title}`, (engine) => {
-    const start = useServer(engine, serve);
-    routeTests(start);
-    pathTests(start);
-    bodyTests(start);
-    queryTests(start);
-    errorTests(start);
-    authTests(start);
-    accessTests(start);
-    relationTests(start);
-    relationRuleTests(start, engine);
-    hookTests(start);
-  });
+/**
+ * Registers the whole conformance suite for the server `serve` builds, on every engine.
+ * `options.driverTiers` adds the driver-path tiers; one adapter turning them on is enough
+ * (they test the store's storage path, which every adapter shares).
+ */
+export function describeConformance(title: string, serve: Serve, options: DescribeEnginesOptions = {}): void {
+  describeEngines(
+    `HTTP conformance: ${title}`,
+    (engine) => {
+      const start = useServer(engine, serve);
+      routeTests(start);
+      pathTests(start);
+      bodyTests(start);
+      queryTests(start);
+      errorTests(start);
+      authTests(start);
+      accessTests(start);
+      relationTests(start);
+      relationRuleTests(start, engine);
+      hookTests(start);
+    },
+    options,
+  );
 }
