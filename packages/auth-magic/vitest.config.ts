@@ -1,3 +1,3 @@
 import { packageConfig } from '../../vitest.shared';
 
-export default packageConfig('auth-magic', { mongoTier: true });
+export default packageConfig('auth-magic', { mongoTier: true, driverTiers: true });

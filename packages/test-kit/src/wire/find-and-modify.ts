@@ -4,15 +4,25 @@
  * `upsert` is set. The reply carries `value` (the document before, or after with `new`,
  * projected by `fields`) and `lastErrorObject` (`n`, `updatedExisting`, `upserted`).
  */
-import type { Document, StoreCollection } from '@store/common';
+import type { Document } from '@store/common';
+import { createEmbeddedDb } from '@store/embedded';
 import type { CommandHandler } from './command-context';
 import { CommandError } from './errors';
 import { modifyOne, pinned, upsert } from './modify';
 import { documentOption } from './read-commands';
 
-/** The stored document `id`, projected by `fields`. */
-async function projected(collection: StoreCollection, id: unknown, fields: Document | undefined) {
-  return collection.findOne({ _id: id }, { projection: fields });
+/**
+ * `doc` projected by `fields`, by the embedded engine (on a scratch copy: reading the stored
+ * document again could miss it, as a TTL sweep runs before every read of the engine).
+ */
+async function projected(doc: Document | null, fields: Document | undefined): Promise<Document | null> {
+  if (doc === null || fields === undefined || Object.keys(fields).length === 0) return doc;
+  const scratch = createEmbeddedDb();
+  const copy = scratch.collection('projected');
+  await copy.insertOne(doc);
+  const [value] = await copy.find({}, { projection: fields }).toArray();
+  await scratch.close();
+  return value ?? null;
 }
 
 const findAndModify: CommandHandler = async (command, { db }) => {
@@ -35,19 +45,16 @@ const findAndModify: CommandHandler = async (command, { db }) => {
     }
     const inserted = await upsert(collection, query, update);
     db.markExisting(collection.collectionName);
-    const value = command.new === true ? await projected(collection, inserted._id, fields) : null;
+    const value = command.new === true ? await projected(inserted, fields) : null;
     return { lastErrorObject: { n: 1, updatedExisting: false, upserted: inserted._id }, value };
   }
   const filter = pinned(query, target._id);
   if (remove) {
-    const value = await projected(collection, target._id, fields);
     await collection.deleteOne(filter);
-    return { lastErrorObject: { n: 1 }, value };
+    return { lastErrorObject: { n: 1 }, value: await projected(target, fields) };
   }
-  const before = command.new === true ? undefined : await projected(collection, target._id, fields);
-  await modifyOne(collection, filter, target, update as Document);
-  // A replacement keeps the _id (MongoDB refuses to change it).
-  const value = before ?? (await projected(collection, target._id, fields));
+  const { after } = await modifyOne(collection, filter, target, update as Document);
+  const value = await projected(command.new === true ? after : target, fields);
   return { lastErrorObject: { n: 1, updatedExisting: true }, value };
 };
 

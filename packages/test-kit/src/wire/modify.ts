@@ -50,18 +50,18 @@ export async function upsert(
   return inserted;
 }
 
-/** Changes the one document `target` (found by `filter`); true when its stored bytes changed. */
+/** Changes the one document `target` (found by `filter`); its new version, and whether its stored bytes changed. */
 export async function modifyOne(
   collection: StoreCollection,
   filter: Document,
   target: Document,
   update: Document,
-): Promise<boolean> {
-  if (isReplacement(update)) {
-    const after = await collection.findOneAndReplace(filter, update, { returnDocument: 'after' });
-    return after !== null && !sameBson(target, after);
-  }
-  return (await collection.updateOne(filter, update)).modifiedCount === 1;
+): Promise<{ after: Document | null; modified: boolean }> {
+  const options = { returnDocument: 'after' } as const;
+  const after = isReplacement(update)
+    ? await collection.findOneAndReplace(filter, update, options)
+    : await collection.findOneAndUpdate(filter, update, options);
+  return { after, modified: after !== null && !sameBson(target, after) };
 }
 
 /** Applies one statement `{ q, u, upsert, multi }`. */
@@ -85,8 +85,13 @@ export async function applyStatement(
   }
   let nModified = 0;
   for (const target of targets) {
-    if (await modifyOne(collection, multi ? pinned(filter, target._id) : filter, target, update))
-      nModified += 1;
+    const { modified } = await modifyOne(
+      collection,
+      multi ? pinned(filter, target._id) : filter,
+      target,
+      update,
+    );
+    if (modified) nModified += 1;
   }
   return { n: targets.length, nModified };
 }
