@@ -75,8 +75,18 @@ export class Availability {
 
 /** The part of a driver `Db` the wrapper uses. */
 interface DriverDb extends StoreDb {
-  readonly client?: { readonly options?: { readonly pkFactory?: { createPk(): unknown } } };
+  readonly client?: {
+    readonly options?: { readonly pkFactory?: { createPk(): unknown } };
+    connect?(): Promise<unknown>;
+  };
 }
+
+/**
+ * The driver's error when no server answered in time. After one on a client's first (implicit)
+ * connection, the driver closes that client's topology and every later operation fails with
+ * `MongoTopologyClosedError` until `connect()` is called again.
+ */
+const SERVER_SELECTION_FAILED = 'MongoServerSelectionError';
 
 /** Whether a `db` option value is a driver `Db` (rather than an embedded or other storage). */
 export function isDriverDb(value: unknown): value is DriverDb {
@@ -102,9 +112,16 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
   const send = <T>(value: T): T => (bson === undefined ? value : toDriverBson(value, bson));
   const { maxTimeMS, availability } = settings;
 
+  /** Set after a server selection failure: the next call connects the client again first. */
+  let reconnect = false;
+
   /** Runs one driver call, turning "not now" failures into 503s. */
   async function guard<T>(call: () => Promise<T>): Promise<T> {
     try {
+      if (reconnect) {
+        await db.client?.connect?.();
+        reconnect = false;
+      }
       const result = await call();
       availability.reachable();
       return result;
@@ -119,6 +136,7 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
         );
       }
       if (isUnreachable(error)) {
+        if ((error as Error).name === SERVER_SELECTION_FAILED) reconnect = true;
         availability.unreachable(error);
         throw unavailableError(UNAVAILABLE_RETRY_AFTER_SECONDS, error);
       }
