@@ -204,6 +204,34 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
     expect(await posts.find({}).toArray()).toEqual([]);
   });
 
+  it('closes the connection of a command failCommand names with closeConnection', async () => {
+    const posts = freshDb().collection('posts');
+    await client.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['insert'], closeConnection: true },
+    });
+    await expect(posts.insertOne({ _id: 1 } as never)).rejects.toMatchObject({ name: 'MongoNetworkError' });
+    await posts.insertOne({ _id: 2 } as never);
+    expect(await posts.find({}).toArray()).toEqual([{ _id: 2 }]);
+  });
+
+  it('holds a command failCommand blocks past the socket timeout of the client', async () => {
+    const db = freshDb();
+    await client.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['count'], blockConnection: true, blockTimeMS: 1_000 },
+    });
+    const impatient = await new MongoClient(front.uri, { socketTimeoutMS: 100 }).connect();
+    try {
+      const count = impatient.db(db.databaseName).command({ count: 'posts' });
+      await expect(count).rejects.toMatchObject({ name: 'MongoNetworkTimeoutError' });
+    } finally {
+      await impatient.close();
+    }
+  });
+
   it('refuses what it does not run with a clear error', async () => {
     const db = freshDb();
     await expect(db.command({ frobnicate: 1 })).rejects.toMatchObject({ code: 59 });
