@@ -1,9 +1,15 @@
 import { createExampleApp, readSettings } from './app.js';
 
 const settings = readSettings(process.env);
+let stopping = false;
 const url = `http://${settings.host}:${settings.port}`;
 const { app, store } = createExampleApp(settings, settings.baseUrl ?? url);
-await store.ready;
+// Listen at once: while MongoDB cannot be reached the store answers 503 and retries on its own
+// (it logs when the database goes and comes back). `ready` rejects only on a bad option.
+store.ready.then(
+  () => console.log('storage ready'),
+  () => stopping || process.exit(1),
+);
 
 const server = app.listen(settings.port, settings.host, () => {
   console.log(`@store example server listening on ${url}`);
@@ -17,7 +23,6 @@ const server = app.listen(settings.port, settings.host, () => {
   );
 });
 
-let stopping = false;
 async function shutdown(signal) {
   if (stopping) return;
   stopping = true;

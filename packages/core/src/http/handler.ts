@@ -70,13 +70,18 @@ async function answer(
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);
   const storage = startStorage(options);
+  let closing = false;
   storage.ready.catch((error: unknown) => {
-    options.logger.error('[@store/core] storage could not be opened', error);
+    // Closed while the database was still out of reach: nothing failed, the store just stopped.
+    if (!closing) options.logger.error('[@store/core] storage could not be opened', error);
   });
   const ready = storage.ready;
   // `ready` is for callers to await; a caller that does not must not crash the process.
   ready.catch(() => undefined);
-  const close = () => storage.close();
+  const close = () => {
+    closing = true;
+    return storage.close();
+  };
   const handler = (request: StoreRequest) => answer(request, options, storage);
   return Object.assign(handler, { ready, close });
 }

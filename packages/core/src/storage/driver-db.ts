@@ -53,23 +53,39 @@ export function unavailableError(retryAfterSeconds: number, cause?: unknown) {
 /** Logs one line per change between reachable and unreachable. */
 export class Availability {
   #up = true;
+  #stopped = false;
   constructor(private readonly logger: StoreLogger) {}
 
   get up(): boolean {
     return this.#up;
   }
 
+  /** No more lines: the store is closing, and its own client with it. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
   reachable(): void {
-    if (this.#up) return;
+    if (this.#up || this.#stopped) return;
     this.#up = true;
     this.logger.warn('[@store/core] the database is reachable again');
   }
 
   unreachable(error: unknown): void {
-    if (!this.#up) return;
+    if (!this.#up || this.#stopped) return;
     this.#up = false;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.logger.error(`[@store/core] the database cannot be reached (${reason}); requests answer 503`);
+    // Operations queued behind a failed first connection fail with "Topology is closed" before
+    // the selection error itself arrives: say what that means.
+    const name = (error as Error | null)?.name;
+    const reason =
+      name === 'MongoTopologyClosedError'
+        ? 'no server answered the first connection'
+        : error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error);
+    this.logger.error(
+      `[@store/core] the database cannot be reached (${reason}); requests answer 503 until it is back`,
+    );
   }
 }
 

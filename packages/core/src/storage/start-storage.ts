@@ -133,6 +133,7 @@ export function startStorage(options: ResolvedStoreOptions): StorageHandle {
     close() {
       closing ??= (async () => {
         closed = true;
+        availability.stop();
         waiting?.wake();
         const storage = await opened.catch(() => undefined);
         if (started === undefined || !isDriverDb(storage?.db)) await running.catch(() => undefined);
