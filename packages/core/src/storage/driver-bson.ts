@@ -37,7 +37,8 @@ const isBsonValue = (value: unknown): value is BsonValue =>
 
 /** The loaded module that exports this ObjectId class with a `deserialize` (the driver's `bson`), if any. */
 function moduleExporting(objectId: unknown): DriverBson['deserialize'] {
-  const cache = createRequire(import.meta.url).cache;
+  // Node's one module cache; any `require` reaches it (no import.meta: this also builds as CommonJS).
+  const cache = createRequire(`${process.cwd()}/`).cache;
   for (const loaded of Object.values(cache)) {
     const exports = loaded?.exports as Record<string, unknown> | undefined;
     if (exports === undefined || exports.ObjectId !== objectId) continue;
