@@ -61,9 +61,10 @@ function codeOf(error: unknown): number | undefined {
 /** The fields of an error a write reports: code, name, message and a duplicate key's details. */
 export function errorFields(error: unknown): Document {
   const code = codeOf(error) ?? 1;
+  const ownName = (error as { codeName?: unknown } | null)?.codeName;
   const fields: Document = {
     code,
-    codeName: codeNameOf(code),
+    codeName: typeof ownName === 'string' && codeOf(error) !== undefined ? ownName : codeNameOf(code),
     errmsg: error instanceof Error ? error.message : String(error),
   };
   const { keyPattern, keyValue } = (error ?? {}) as { keyPattern?: unknown; keyValue?: unknown };
