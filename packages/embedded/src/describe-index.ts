@@ -6,7 +6,7 @@
 import type { IndexDescription, IndexSpec } from '@store/common';
 
 /** The text options MongoDB records on every text index, with its defaults. */
-export interface TextOptions {
+interface TextOptions {
   weights: Record<string, number>;
   default_language: string;
   language_override: string;

@@ -2,7 +2,7 @@
 import type { StoreDb } from '@store/common';
 
 /** A driver-path tier: the official driver of that major over the wire front. */
-export type DriverTierName = 'driver 6 over embedded' | 'driver 7 over embedded';
+type DriverTierName = 'driver 6 over embedded' | 'driver 7 over embedded';
 
 /** One engine, as seen by a suite. */
 export interface EngineUnderTest {

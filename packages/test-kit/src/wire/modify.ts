@@ -19,7 +19,7 @@ export interface StatementOutcome {
 }
 
 /** True for a replacement document, false for an operator update; refuses pipelines and non-documents. */
-export function isReplacement(update: unknown): boolean {
+function isReplacement(update: unknown): boolean {
   if (Array.isArray(update)) {
     throw new CommandError(FAILED_TO_PARSE, 'update pipelines are not supported by the wire front');
   }

@@ -7,13 +7,13 @@
 import type { Document } from '@store/common';
 import { deserialize, serialize } from 'bson';
 
-export const OP_REPLY = 1;
-export const OP_QUERY = 2004;
-export const OP_MSG = 2013;
+const OP_REPLY = 1;
+const OP_QUERY = 2004;
+const OP_MSG = 2013;
 
 const HEADER_BYTES = 16;
 /** The largest message accepted (what `hello` advertises as maxMessageSizeBytes). */
-export const MAX_MESSAGE_BYTES = 48_000_000;
+const MAX_MESSAGE_BYTES = 48_000_000;
 
 const CHECKSUM_PRESENT = 1;
 const MORE_TO_COME = 2;
@@ -28,7 +28,7 @@ export interface WireRequest {
 }
 
 /** A framing error: the connection is closed. */
-export class ProtocolError extends Error {}
+class ProtocolError extends Error {}
 
 /** Splits a byte stream into whole messages. */
 export class MessageReader {
