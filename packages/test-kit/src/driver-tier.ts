@@ -51,10 +51,16 @@ export function driverEngine(major: 6 | 7, values: DriverTierOptions['driverValu
   const names: string[] = [];
   afterAll(async () => {
     if (!connected) return;
-    const { client } = await connected;
-    await Promise.all(names.map((name) => client.db(name).dropDatabase()));
-    await client.close();
-    await releaseFront();
+    try {
+      const { client } = await connected;
+      try {
+        await Promise.all(names.map((name) => client.db(name).dropDatabase()));
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await releaseFront();
+    }
   });
   return {
     name: `driver ${major} over embedded`,

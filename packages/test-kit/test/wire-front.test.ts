@@ -115,6 +115,45 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
     await expect(upsert).rejects.toMatchObject({ code: 11000 });
   });
 
+  it('goes on past a failed document of an unordered insert, and stops at it when ordered', async () => {
+    const tags = freshDb().collection('tags');
+    const docs = [{ _id: 1 }, { _id: 1 }, { _id: 2 }] as never[];
+    await expect(tags.insertMany(docs, { ordered: false })).rejects.toMatchObject({
+      code: 11000,
+      result: { insertedCount: 2 },
+    });
+    await tags.deleteMany({});
+    await expect(tags.insertMany(docs)).rejects.toMatchObject({ code: 11000, result: { insertedCount: 1 } });
+    expect(await tags.countDocuments()).toBe(1);
+  });
+
+  it('updates array elements through the positional operator, on every matching document', async () => {
+    const orders = freshDb().collection('orders');
+    await orders.insertMany([
+      {
+        _id: 1,
+        lines: [
+          { sku: 'a', n: 1 },
+          { sku: 'b', n: 1 },
+        ],
+      },
+      { _id: 2, lines: [{ sku: 'b', n: 5 }] },
+      { _id: 3, lines: [{ sku: 'c', n: 1 }] },
+    ] as never[]);
+    const outcome = await orders.updateMany({ 'lines.sku': 'b' }, { $inc: { 'lines.$.n': 10 } });
+    expect(outcome).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+    expect(await orders.find({}, { sort: { _id: 1 }, projection: { _id: 0, lines: 1 } }).toArray()).toEqual([
+      {
+        lines: [
+          { sku: 'a', n: 1 },
+          { sku: 'b', n: 11 },
+        ],
+      },
+      { lines: [{ sku: 'b', n: 15 }] },
+      { lines: [{ sku: 'c', n: 1 }] },
+    ]);
+  });
+
   it('finds and modifies the first document by sort, before or after', async () => {
     const jobs = freshDb().collection('jobs');
     await jobs.insertMany([
