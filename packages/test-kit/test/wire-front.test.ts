@@ -1,29 +1,11 @@
 /**
  * The wire front through the official driver, majors 6 and 7: what a driver sees of the
- * embedded engine behind it (CRUD, cursors past one batch, duplicate keys, indexes, the
- * failCommand fail point, a server that starts after its client).
+ * embedded engine behind it (CRUD, cursors past one batch, duplicate keys, indexes). Fail points
+ * and a late start: `wire-front-failures.test.ts`.
  */
-import { createServer } from 'node:net';
-import { MongoClient as MongoClient6 } from 'mongodb6';
-import { MongoClient as MongoClient7 } from 'mongodb7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWireFront, type WireFront } from '../src/wire/front';
-
-type Client = MongoClient7;
-const DRIVERS: Array<[string, new (uri: string, options?: object) => Client]> = [
-  ['driver 6', MongoClient6 as unknown as new (uri: string, options?: object) => Client],
-  ['driver 7', MongoClient7],
-];
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
-}
+import { type Client, DRIVERS } from './support/drivers';
 
 describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
   let front: WireFront;
@@ -229,48 +211,6 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
     expect(await db.listCollections().toArray()).toEqual([]);
   });
 
-  it('fails a command with the code failCommand names (50, MaxTimeMSExpired), then no more', async () => {
-    const posts = freshDb().collection('posts');
-    await client.db('admin').command({
-      configureFailPoint: 'failCommand',
-      mode: { times: 1 },
-      data: { failCommands: ['find'], errorCode: 50 },
-    });
-    await expect(posts.find({}, { maxTimeMS: 100 }).toArray()).rejects.toMatchObject({
-      code: 50,
-      codeName: 'MaxTimeMSExpired',
-    });
-    expect(await posts.find({}).toArray()).toEqual([]);
-  });
-
-  it('closes the connection of a command failCommand names with closeConnection', async () => {
-    const posts = freshDb().collection('posts');
-    await client.db('admin').command({
-      configureFailPoint: 'failCommand',
-      mode: { times: 1 },
-      data: { failCommands: ['insert'], closeConnection: true },
-    });
-    await expect(posts.insertOne({ _id: 1 } as never)).rejects.toMatchObject({ name: 'MongoNetworkError' });
-    await posts.insertOne({ _id: 2 } as never);
-    expect(await posts.find({}).toArray()).toEqual([{ _id: 2 }]);
-  });
-
-  it('holds a command failCommand blocks past the socket timeout of the client', async () => {
-    const db = freshDb();
-    await client.db('admin').command({
-      configureFailPoint: 'failCommand',
-      mode: { times: 1 },
-      data: { failCommands: ['count'], blockConnection: true, blockTimeMS: 1_000 },
-    });
-    const impatient = await new MongoClient(front.uri, { socketTimeoutMS: 100 }).connect();
-    try {
-      const count = impatient.db(db.databaseName).command({ count: 'posts' });
-      await expect(count).rejects.toMatchObject({ name: 'MongoNetworkTimeoutError' });
-    } finally {
-      await impatient.close();
-    }
-  });
-
   it('refuses what it does not run with a clear error', async () => {
     const db = freshDb();
     await expect(db.command({ frobnicate: 1 })).rejects.toMatchObject({ code: 59 });
@@ -280,24 +220,5 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
         .aggregate([{ $unwind: '$tags' }])
         .toArray(),
     ).rejects.toThrow(/Unrecognized pipeline stage name: '\$unwind'/);
-  });
-});
-
-describe.each(DRIVERS)('a wire front started late, through the %s', (_name, MongoClient) => {
-  it('is reached by a client that was waiting for it', async () => {
-    const port = await freePort();
-    const client = new MongoClient(`mongodb://127.0.0.1:${port}/?directConnection=true`, {
-      serverSelectionTimeoutMS: 10_000,
-      heartbeatFrequencyMS: 500,
-    });
-    const ping = client.db('admin').command({ ping: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const front = await startWireFront({ port });
-    try {
-      expect(await ping).toMatchObject({ ok: 1 });
-    } finally {
-      await client.close();
-      await front.close();
-    }
   });
 });
