@@ -21,7 +21,7 @@ import { driverBsonOf, toDriverBson } from './driver-bson';
 const MAX_TIME_MS_EXPIRED = 50;
 
 /** Seconds a client is told to wait while the database cannot be reached. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The driver's errors (by name: the classes differ between majors) that mean the server could
@@ -37,7 +37,7 @@ const UNREACHABLE_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 /** Whether an error means the database cannot be reached now. */
-export function isUnreachable(error: unknown): boolean {
+function isUnreachable(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return typeof name === 'string' && UNREACHABLE_ERRORS.has(name);
 }

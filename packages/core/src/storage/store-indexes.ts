@@ -11,13 +11,13 @@ import { findResource } from '../config/resources';
 import type { ResolvedStoreOptions } from '../model/options';
 
 /** Name of the text index behind `$search`. */
-export const SEARCH_INDEX = 'store_search';
+const SEARCH_INDEX = 'store_search';
 
 /**
  * The field the text index reads a document's language from (`language_override`): one nobody
  * writes, so a stored `language` field is data, never an instruction to the index.
  */
-export const TEXT_LANGUAGE_FIELD = '_store_text_language';
+const TEXT_LANGUAGE_FIELD = '_store_text_language';
 
 const owned = (collection: string, field: string, kind: 1 | '2dsphere'): CollectionIndex => ({
   collection,
