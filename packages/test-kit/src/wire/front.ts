@@ -11,7 +11,7 @@ import type { CommandContext, WireConnection } from './command-context';
 import { commandName, runCommand } from './commands';
 import { Cursors } from './cursors';
 import { WireDatabases } from './databases';
-import { errorReply } from './errors';
+import { CommandError, errorReply } from './errors';
 import { FailPoints, failReply } from './fail-points';
 import { encodeReply, MessageReader, parseMessage, type WireRequest } from './protocol';
 
@@ -71,7 +71,16 @@ async function answer(state: FrontState, socket: Socket, request: WireRequest, c
   }
   const reply = (action && failReply(action)) ?? (await execute(state, request, connection));
   if (action?.writeConcernError && reply.ok === 1) reply.writeConcernError = action.writeConcernError;
-  if (!request.noReply && !socket.destroyed) socket.write(encodeReply(request, reply));
+  if (!request.noReply && !socket.destroyed) socket.write(encoded(request, reply));
+}
+
+/** The reply's bytes; a reply BSON cannot hold (past 16 MiB, say) is answered as an error. */
+function encoded(request: WireRequest, reply: Document): Buffer {
+  try {
+    return encodeReply(request, reply);
+  } catch (error) {
+    return encodeReply(request, errorReply(new CommandError(1, `reply not serializable: ${String(error)}`)));
+  }
 }
 
 function serve(state: FrontState, socket: Socket, connection: WireConnection): void {
