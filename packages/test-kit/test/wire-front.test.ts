@@ -80,6 +80,15 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
     await cursor.close();
   });
 
+  it('splits a result larger than one 16 MiB reply into batches', async () => {
+    const blobs = freshDb().collection('blobs');
+    const text = 'x'.repeat(1024 * 1024);
+    await blobs.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, text })) as never[]);
+    const found = await blobs.find({}, { projection: { _id: 1 } }).toArray();
+    expect(found).toHaveLength(20);
+    expect((await blobs.find({}).toArray()).map((doc) => doc._id)).toEqual(found.map((doc) => doc._id));
+  });
+
   it('answers code 11000 for a duplicate key from insert and findAndModify', async () => {
     const people = freshDb().collection('people');
     await people.createIndex({ email: 1 }, { unique: true });

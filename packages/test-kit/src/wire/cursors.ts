@@ -4,7 +4,7 @@
  * the cursor id is 0), or dropped by `killCursors`.
  */
 import type { Document } from '@store/common';
-import { Long } from 'bson';
+import { calculateObjectSize, Long } from 'bson';
 import { CommandError } from './errors';
 
 /** MongoDB's first batch when no batchSize is given. */
@@ -36,6 +36,21 @@ export function countOption(value: unknown, name: string, fallback: number): num
   return count;
 }
 
+/** A batch stops before its documents pass this many bytes (MongoDB's 16 MiB reply, less room for the envelope). */
+const BATCH_BYTES = 16 * 1024 * 1024 - 16 * 1024;
+
+/** The first documents of `docs`, at most `count`, within a reply's size (at least one). */
+function takeBatch(docs: Document[], count: number): Document[] {
+  let bytes = 0;
+  let taken = 0;
+  while (taken < Math.min(count, docs.length)) {
+    bytes += calculateObjectSize(docs[taken] as Document);
+    if (taken > 0 && bytes > BATCH_BYTES) break;
+    taken += 1;
+  }
+  return docs.splice(0, taken);
+}
+
 const idKey = (id: unknown): string => (id instanceof Long ? id.toString() : String(id));
 
 /** The open cursors of one front (shared by its connections, as a server's are). */
@@ -46,8 +61,8 @@ export class Cursors {
   /** The first batch of `docs`, keeping the rest open unless `singleBatch`. */
   open(ns: string, docs: Document[], options: { batchSize?: unknown; singleBatch?: unknown }): CursorReply {
     const batchSize = countOption(options.batchSize, 'batchSize', DEFAULT_FIRST_BATCH) || DEFAULT_FIRST_BATCH;
-    const firstBatch = docs.slice(0, batchSize);
-    const rest = docs.slice(batchSize);
+    const rest = docs.slice();
+    const firstBatch = takeBatch(rest, batchSize);
     if (rest.length === 0 || options.singleBatch === true) return { id: Long.ZERO, ns, firstBatch };
     this.#lastId += 1;
     this.#open.set(String(this.#lastId), { ns, rest });
@@ -60,7 +75,7 @@ export class Cursors {
     const cursor = this.#open.get(key);
     if (!cursor || cursor.ns !== ns) throw new CommandError(CURSOR_NOT_FOUND, `cursor id ${key} not found`);
     const size = countOption(batchSize, 'batchSize', 0) || cursor.rest.length;
-    const nextBatch = cursor.rest.splice(0, size);
+    const nextBatch = takeBatch(cursor.rest, size);
     if (cursor.rest.length > 0) return { id: Long.fromString(key), ns, nextBatch };
     this.#open.delete(key);
     return { id: Long.ZERO, ns, nextBatch };
