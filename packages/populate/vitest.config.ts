@@ -1,3 +1,3 @@
 import { packageConfig } from '../../vitest.shared';
 
-export default packageConfig('populate', { mongoTier: true });
+export default packageConfig('populate', { mongoTier: true, driverTiers: true, driverValues: 'rebuilt' });
