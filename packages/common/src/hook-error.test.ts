@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
+import { HOOK_FAILURE_DETAIL, HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
 import { StoreError } from './store-error';
 
 const thrown = (message: string, extra: Record<string, unknown>) => Object.assign(new Error(message), extra);
@@ -29,6 +29,18 @@ describe('toHookError', () => {
     expect(answer).toMatchObject({ status: 403, code: 'forbidden', detail: HOOK_REFUSAL_DETAIL });
     expect(answer.cause).toBe(error);
     expect(answer.detail).not.toContain('boom');
+  });
+
+  it.each([
+    [{ status: 500 }, 500, 'internal'],
+    [{ status: 503 }, 503, 'service_unavailable'],
+    [{ status: 502, code: 'upstream_down' }, 502, 'upstream_down'],
+    [{ status: 599 }, 599, 'rejected'],
+  ])('keeps the message of an error with %o out of its %i %s, keeping the cause', (extra, status, code) => {
+    const error = thrown('connect ECONNREFUSED 10.0.0.7:5432', extra);
+    const answer = toHookError(error);
+    expect(answer).toMatchObject({ status, code, detail: HOOK_FAILURE_DETAIL });
+    expect(answer.cause).toBe(error);
   });
 
   it('passes a StoreError (or a subclass) through unchanged', () => {

@@ -26,6 +26,26 @@ export function idFilter(segment: string): Document {
   return { _id: candidates.length === 1 ? segment : { $in: candidates } };
 }
 
+/**
+ * The filter that finds every stored `_id` sharing a path with `id` other than `id` itself,
+ * or `null` when none can: the string of a number and the number of an integer string; the
+ * ObjectId of a 24-hex string and, for an ObjectId, its hex in any letter case. Two such ids
+ * would put two documents behind one URL (`/<res>/7` reads `7` and `"7"` alike).
+ */
+export function aliasFilter(id: unknown): Document | null {
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? { _id: String(id) } : null;
+  if (typeof id === 'string') {
+    const others = idCandidates(id).slice(1);
+    return others.length === 0 ? null : { _id: others.length === 1 ? others[0] : { $in: others } };
+  }
+  if (isObjectId(id)) return { _id: { $regex: `^${id.toHexString()}$`, $options: 'i' } };
+  return null;
+}
+
+function isObjectId(id: unknown): id is ObjectId {
+  return typeof id === 'object' && id !== null && (id as ObjectId)._bsontype === 'ObjectId';
+}
+
 /** The text form of a stored `_id`, as it appears in paths and `Location` headers. */
 export function idToString(id: unknown): string {
   if (id instanceof ObjectId || (typeof id === 'object' && id !== null && 'toHexString' in id)) {

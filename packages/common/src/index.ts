@@ -24,9 +24,9 @@ export {
   type OwnedIndex,
 } from './ensure-index';
 export { defineErrorCodes, type ErrorCodeTable, errorFactory } from './error-codes';
-export { HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
+export { HOOK_FAILURE_DETAIL, HOOK_REFUSAL_DETAIL, toHookError } from './hook-error';
 export { HTTP_STATUS_TITLES, titleForStatus } from './http-status';
-export { idCandidates, idFilter, idToString, newId, sameId } from './ids';
+export { aliasFilter, idCandidates, idFilter, idToString, newId, sameId } from './ids';
 export {
   checkBaseUrl,
   checkBoolean,

@@ -22,6 +22,12 @@ export function isJsonContentType(contentType: string): boolean {
   return JSON_MEDIA_TYPE.test(type) && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
 }
 
+/** Whether the body is an RFC 7396 JSON Merge Patch (`application/merge-patch+json`). */
+export function isMergePatch(request: StoreRequest): boolean {
+  const contentType = headerValue(request, 'content-type');
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/merge-patch+json';
+}
+
 function unsupported(contentType: string | undefined) {
   const got = contentType === undefined ? 'no content-type' : `content-type ${JSON.stringify(contentType)}`;
   return storeError('unsupported_media_type', `The request body must be application/json; got ${got}.`);

@@ -1,4 +1,10 @@
-import { HOOK_REFUSAL_DETAIL, isPlainObject, isStoreError, titleForStatus } from '@store/common';
+import {
+  HOOK_FAILURE_DETAIL,
+  HOOK_REFUSAL_DETAIL,
+  isPlainObject,
+  isStoreError,
+  titleForStatus,
+} from '@store/common';
 import type { StoreLogger, StoreResponse } from '../model/http';
 import { ERROR_CODES, type ErrorCode } from './error-codes';
 
@@ -95,7 +101,9 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
  */
 export function renderError(error: unknown, logger: StoreLogger): StoreResponse {
   const { problem, headers } = toProblem(error);
-  if (problem.status >= 500 && problem.code === 'internal') {
+  if (problem.detail === HOOK_FAILURE_DETAIL && isStoreError(error)) {
+    logger.error(`[@store/core] a hook or access function failed with ${problem.status}`, error.cause);
+  } else if (problem.status >= 500 && problem.code === 'internal') {
     logger.error('[@store/core] unexpected error while answering a request', error);
   } else if (problem.detail === HOOK_REFUSAL_DETAIL && isStoreError(error) && error.cause !== undefined) {
     logger.warn('[@store/core] a hook or access function threw an error without an HTTP status', error.cause);

@@ -1,12 +1,13 @@
 import type { Document } from '@store/common';
-import { idToString } from '@store/common';
+import { idToString, isStoreError } from '@store/common';
 import { bindNewDocument } from '../access/writes';
 import { applyBeforeWrite } from '../hooks/hooks';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
-import { presentOne } from '../read/present';
 import { idForNewDocument } from './body-id';
 import { checkGeoFields } from './geo-fields';
+import { insertUnaliased } from './insert-unaliased';
+import { presentWritten } from './present-written';
 import { stampCreated } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -28,17 +29,37 @@ function newDocument(_id: unknown, body: Document): Document {
   return document;
 }
 
+/** Tries of a create whose `_id` the store makes, should a made id be taken (a guessed ObjectId posted earlier). */
+const MADE_ID_TRIES = 3;
+
+/** Stores `body` under its own `_id`, or under a new one the store makes (made again when taken). */
+async function insertNew(ctx: RequestContext, body: Document): Promise<Document> {
+  for (let attempt = 1; ; attempt++) {
+    const _id = idForNewDocument(body._id);
+    const document = stampCreated(ctx, newDocument(_id, body));
+    try {
+      await insertUnaliased(ctx.collection, document);
+      return document;
+    } catch (error) {
+      const taken = isStoreError(error)
+        ? error.code === 'conflict'
+        : (error as { code?: unknown })?.code === 11000;
+      if (body._id !== undefined || !taken || attempt >= MADE_ID_TRIES) throw error;
+    }
+  }
+}
+
 /**
  * `POST /<res>`: stores the body (after `beforeWrite`, with the owner set under `"owner"`) as a
- * new document; 201 with it and its `Location`; 409 when the `_id` is taken.
+ * new document; 201 with it and its `Location`; 409 when the `_id` is taken, also in another form
+ * (`7` and `"7"`, a 24-hex string and its ObjectId: see `insertUnaliased`).
  */
 export async function createDocument(ctx: RequestContext): Promise<RouteResult> {
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
   const body = bindNewDocument(ctx, await applyBeforeWrite(ctx, parsed, null));
   validateBody(ctx, body);
   checkGeoFields(ctx, body);
-  const _id = idForNewDocument(body._id);
-  const document = stampCreated(ctx, newDocument(_id, body));
-  await ctx.collection.insertOne(document);
-  return { status: 201, data: await presentOne(ctx, document), headers: { location: location(ctx, _id) } };
+  const document = await insertNew(ctx, body);
+  const headers = { location: location(ctx, document._id) };
+  return { status: 201, data: await presentWritten(ctx, document), headers };
 }

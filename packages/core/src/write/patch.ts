@@ -4,13 +4,14 @@ import { protectPatch } from '../access/writes';
 import { applyBeforeWrite } from '../hooks/hooks';
 import { storeError } from '../http/error-codes';
 import { documentNotFound } from '../http/not-found';
-import { parseJsonBody } from '../http/parse-body';
+import { isMergePatch, parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
-import { presentOne } from '../read/present';
 import { checkBodyIdMatchesPath } from './body-id';
 import { checkGeoFields, touchesGeo } from './geo-fields';
+import { mergePatchDocument } from './merge-patch-document';
 import { applySet, checkNoOverlap } from './merge-set';
+import { presentWritten } from './present-written';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -51,11 +52,14 @@ async function checkPatchedGeo(
  * `PATCH /<res>/<id>`: `$set`s the body's top-level and dotted keys (after `beforeWrite`; the
  * owner and managed fields cannot change, 403); with `schema`, the document it would produce
  * must satisfy it. 200 with the updated document; 400 for an empty body; 404 when no document
- * the caller may update has the id.
+ * the caller may update has the id. An `application/merge-patch+json` body is RFC 7396 instead
+ * (`mergePatchDocument`).
  */
 export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
-  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
+  const mergePatch = isMergePatch(ctx.request);
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, !mergePatch);
   const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  if (mergePatch) return mergePatchDocument(ctx, parsed, filter);
   const previous = await previousFor(ctx, filter);
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
   if (previous !== null) validateBody(ctx, applySet(previous, set));
@@ -65,5 +69,5 @@ export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
       ? await ctx.collection.findOne(filter)
       : await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
   if (!updated) throw documentNotFound(ctx);
-  return { status: 200, data: await presentOne(ctx, updated) };
+  return { status: 200, data: await presentWritten(ctx, updated) };
 }

@@ -5,9 +5,9 @@ import { documentNotFound } from '../http/not-found';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
-import { presentOne } from '../read/present';
 import { checkBodyIdMatchesPath } from './body-id';
 import { checkGeoFields } from './geo-fields';
+import { presentWritten } from './present-written';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -38,5 +38,5 @@ export async function replaceDocument(ctx: RequestContext): Promise<RouteResult>
     returnDocument: 'after',
   });
   if (!updated) throw documentNotFound(ctx);
-  return { status: 200, data: await presentOne(ctx, updated) };
+  return { status: 200, data: await presentWritten(ctx, updated) };
 }

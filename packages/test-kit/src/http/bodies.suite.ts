@@ -274,4 +274,88 @@ export function bodyTests(start: Start): void {
       });
     });
   });
+
+  describe('PATCH with application/merge-patch+json (RFC 7396)', () => mergePatchTests(start));
+}
+
+const STORED = {
+  _id: 1,
+  title: 'Goodbye!',
+  author: { givenName: 'John', familyName: 'Doe' },
+  tags: ['example', 'sample'],
+  content: 'This will be unchanged',
+};
+
+const mergePatch = (body: unknown) => ({
+  raw: JSON.stringify(body),
+  headers: { 'content-type': 'application/merge-patch+json' },
+});
+
+function mergePatchTests(start: Start): void {
+  it('applies the RFC example: nested objects merge, null removes, arrays replace', async () => {
+    const api = await start();
+    await api.seed('items', [STORED]);
+    const patch = {
+      title: 'Hello!',
+      phoneNumber: '+01-123-456-7890',
+      author: { familyName: null },
+      tags: ['example'],
+    };
+    const reply = await api.request('PATCH', '/items/1', mergePatch(patch));
+    const expected = {
+      _id: 1,
+      title: 'Hello!',
+      author: { givenName: 'John' },
+      tags: ['example'],
+      content: 'This will be unchanged',
+      phoneNumber: '+01-123-456-7890',
+    };
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json).toEqual(expected);
+    expect((await api.get('/items/1')).json).toEqual(expected);
+  });
+
+  it.each([
+    ['an object over a scalar (its nulls left out)', { content: { a: 1, b: null } }, { a: 1 }],
+    ['an object over an array', { tags: { first: 'x' } }, { first: 'x' }],
+    ['a new object several levels deep', { extra: { a: { b: { c: null, d: 1 } } } }, { a: { b: { d: 1 } } }],
+  ])('sets %s', async (_what, patch, value) => {
+    const api = await start();
+    await api.seed('items', [STORED]);
+    const reply = await api.request('PATCH', '/items/1', mergePatch(patch));
+    expect(reply.status, reply.text).toBe(200);
+    const [key] = Object.keys(patch);
+    expect(field(reply.json, key as string)).toEqual(value);
+  });
+
+  it('removes a whole nested object with null, and leaves the document else as it was for {}', async () => {
+    const api = await start();
+    await api.seed('items', [STORED]);
+    const reply = await api.request('PATCH', '/items/1', mergePatch({ author: null, missing: null }));
+    expect(reply.json).not.toHaveProperty('author');
+    expect((await api.request('PATCH', '/items/1', mergePatch({}))).json).toEqual(reply.json);
+  });
+
+  it.each([
+    ['a dotted key', { 'author.givenName': 'Ann' }],
+    ['a $ key', { author: { $set: 1 } }],
+    ['a different _id', { _id: 2 }],
+    ['a null _id', { _id: null }],
+  ])('answers 400 invalid_body for %s', async (_what, patch) => {
+    const api = await start();
+    await api.seed('items', [STORED]);
+    expectProblem(await api.request('PATCH', '/items/1', mergePatch(patch)), 400, 'invalid_body');
+  });
+
+  it('answers 404 for an unknown id, and keeps the managed timestamps', async () => {
+    const api = await start({ timestamps: true });
+    expectProblem(await api.request('PATCH', '/items/9', mergePatch({ a: 1 })), 404, 'not_found');
+    await api.db.collection('items').insertOne({ _id: 1, createdAt: new Date('2020-01-01T00:00:00Z'), a: 1 });
+    const reply = await api.request('PATCH', '/items/1', mergePatch({ a: null, createdAt: null }));
+    expect(reply.json).toEqual({
+      _id: 1,
+      createdAt: '2020-01-01T00:00:00.000Z',
+      updatedAt: expect.stringMatching(ISO),
+    });
+  });
 }

@@ -15,6 +15,7 @@ export function hookTests(start: Start): void {
   describe('hooks.beforeRead', () => beforeReadTests(start));
   describe('hooks.beforeWrite', () => beforeWriteTests(start));
   describe('hooks.afterRead', () => afterReadTests(start));
+  describe('hook errors with a 5xx status', () => hookFailureTests(start));
   hookContextTests(start);
   hiddenAndSchemaTests(start);
 }
@@ -272,5 +273,46 @@ function afterReadTests(start: Start): void {
     expectProblem(reply, 500, 'internal');
     expect(reply.text).not.toContain('afterRead');
     expect(String(logged)).toContain('hooks.afterRead must return one document per document');
+  });
+
+  it.each([
+    ['a POST', 'POST', '/tasks', { _id: 't9', title: 'New' }, 201, 't9', { _id: 't9', title: 'New' }],
+    ['a PUT', 'PUT', '/tasks/t1', { title: 'Put' }, 200, 't1', { _id: 't1', title: 'Put' }],
+    ['a PATCH', 'PATCH', '/tasks/t1', { title: 'Patched' }, 200, 't1', { title: 'Patched' }],
+  ])(
+    'answers the success of %s it fails after, with the _id only, and logs the failure',
+    async (_what, method, path, body, status, id, stored) => {
+      const logged: unknown[] = [];
+      const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
+      const afterRead = () => {
+        throw new Error('afterRead broke: secret internals');
+      };
+      const api = await todo(start, { tasks: { hooks: { afterRead } } }, { config: { logger } });
+      const reply = await api.request(method, path, { body });
+      expect(reply.status, reply.text).toBe(status);
+      expect(reply.json).toEqual({ _id: id });
+      expect(await api.db.collection('tasks').findOne({ _id: id })).toMatchObject(stored);
+      expect(String(logged)).toContain('hooks.afterRead failed after the');
+    },
+  );
+}
+
+function hookFailureTests(start: Start): void {
+  it.each([
+    [500, 'internal'],
+    [503, 'service_unavailable'],
+  ])('answer a thrown %i with a fixed detail, the message only logged', async (status, code) => {
+    const logged: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
+    const beforeRead = () => {
+      throw refusal({ status });
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeRead } } }, { config: { logger } });
+    const reply = await api.get('/tasks');
+    expectProblem(reply, status, code);
+    expect(reply.text).not.toContain('Not today');
+    expect(logged.flat().map((item) => String(item instanceof Error ? item.message : item))).toContain(
+      'Not today, the hook said.',
+    );
   });
 }

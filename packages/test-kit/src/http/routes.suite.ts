@@ -202,4 +202,55 @@ export function routeTests(start: Start): void {
       expectProblem(await api.request('DELETE', '/items/1'), 404, 'not_found');
     });
   });
+
+  describe('one _id per URL', () => idAliasTests(start));
+}
+
+const HEX = '65f0c0ffee0000000000beef';
+
+function idAliasTests(start: Start): void {
+  it.each([
+    ['a number, then its string', 7, '7'],
+    ['a string, then its number', '7', 7],
+    ['a hex string, then its ObjectId', HEX, { $oid: HEX }],
+    ['an ObjectId, then its hex string', { $oid: HEX }, HEX],
+    ['an ObjectId, then its hex string in capitals', { $oid: HEX }, HEX.toUpperCase()],
+    ['a capital hex string, then its ObjectId', HEX.toUpperCase(), { $oid: HEX }],
+  ])('answers 409 conflict for %s, and the URL names one document', async (_what, first, second) => {
+    const api = await start();
+    expect((await api.post('/things', { _id: first, n: 1 })).status).toBe(201);
+    expectProblem(await api.post('/things', { _id: second, n: 2 }), 409, 'conflict');
+    expect((await api.get('/things')).json).toEqual([expect.objectContaining({ n: 1 })]);
+  });
+
+  it('keeps ids that share no URL apart (7 and "07", "a" and "A")', async () => {
+    const api = await start();
+    for (const _id of [7, '07', 'a', 'A', '7.5'])
+      expect((await api.post('/things', { _id })).status).toBe(201);
+    expect((await api.get('/things')).json).toHaveLength(5);
+  });
+
+  it('answers 409 for an alias of a document stored by other means', async () => {
+    const api = await start();
+    await api.seed('things', [{ _id: 7 }]);
+    expectProblem(await api.post('/things', { _id: '7' }), 409, 'conflict');
+  });
+
+  it('lets exactly one of parallel aliasing creates succeed, or none', async () => {
+    const api = await start();
+    const bodies = [7, '7', 7, '7', 7, '7'].map((_id) => ({ _id }));
+    const replies = await Promise.all(bodies.map((body) => api.post('/things', body)));
+    const created = replies.filter((reply) => reply.status === 201);
+    expect(created.length).toBeLessThanOrEqual(1);
+    for (const reply of replies) if (reply.status !== 201) expectProblem(reply, 409, 'conflict');
+    expect((await api.get('/things')).json).toHaveLength(created.length);
+  });
+
+  it('makes DELETE /<res>/<id> leave nothing behind the URL', async () => {
+    const api = await start();
+    await api.post('/things', { _id: 7 });
+    await api.post('/things', { _id: '7' });
+    expect((await api.request('DELETE', '/things/7')).status).toBe(204);
+    expectProblem(await api.get('/things/7'), 404, 'not_found');
+  });
 }
