@@ -60,6 +60,37 @@ describe('parseFlat (the fast path of parsing)', () => {
     expect(answered).toBeGreaterThan(1000);
   });
 
+  // The shapes a random string seldom builds: one name with and without `[]`, empty values,
+  // parts without `=`, in any order (`a[]=&a=` made `pnpm test` red about once in eight runs).
+  const PART = fc
+    .tuple(
+      fc.constantFrom('a', 'a[]', 'b', 'b[]', 'a%20', 'a+', '__proto__', '__proto__[]', ''),
+      fc.constantFrom('', '=', '=x', '=1', '=%20', '=+', '=a=b'),
+    )
+    .map(([key, value]) => `${key}${value}`);
+  const NAMED = fc.array(PART, { maxLength: 8 }).map((parts) => parts.join('&'));
+
+  it('agrees with qs on one name given with and without [], empty values included', () => {
+    fc.assert(
+      fc.property(fc.oneof(NAMED, fc.constant('a[]=&a=')), (input) => {
+        const flat = parseFlat(input);
+        expect(flat).toBeDefined();
+        expect(flat).toStrictEqual(qs.parse(input, QS_OPTIONS));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['a[]=&a=', { a: [''] }],
+    ['a[]=x&a=', { a: ['x'] }],
+    ['a=&a[]=x', { a: ['', 'x'] }],
+    ['a[]=&a=&a=', { a: ['', '', ''] }],
+    ['a[]=1&a=2&a[]=3', { a: ['1', '3', '2'] }],
+  ])('reads %s as qs does', (input, expected) => {
+    expect({ ...parseFlat(input) }).toEqual(expected);
+  });
+
   it('hands bracketed keys other than a trailing [] to qs', () => {
     expect(parseFlat('a[b]=1')).toBeUndefined();
     expect(parseFlat('a%5B%24ne%5D=1')).toBeUndefined();

@@ -65,9 +65,26 @@ function decode(text: string): string {
 const ENCODED_BRACKET = /%5[bd]/i;
 
 /**
+ * Adds the values of one raw key (`a` or `a[]`) to `out` as qs merges them: the first raw key
+ * of a name sets it; the other appends, except a single empty value, which qs's merge drops
+ * (`a[]=&a=` is `[""]`, not two).
+ */
+function mergeGroup(out: Record<string, unknown>, raw: string, group: string[]): void {
+  const array = raw.endsWith('[]');
+  const key = array ? raw.slice(0, -2) : raw;
+  if (key === '__proto__') return;
+  const value = array || group.length > 1 ? group : (group[0] as string);
+  const previous = out[key];
+  if (previous === undefined) out[key] = value;
+  else if (value !== '') out[key] = ([] as unknown[]).concat(previous, value);
+}
+
+/**
  * The same result as `qs.parse(input, QS_OPTIONS)` (checked against qs by a property test)
  * for a string whose only brackets are a trailing `[]` on keys, about three times faster;
- * `undefined` for anything else, which then goes to qs.
+ * `undefined` for anything else, which then goes to qs. Like qs, it first combines the values
+ * of each raw key (`a` and `a[]` apart), in the order keys first appear, then merges the raw
+ * keys of one name: `a[]=1&a=2&a[]=3` is `["1","3","2"]`.
  */
 export function parseFlat(input: string): Record<string, unknown> | undefined {
   if (ENCODED_BRACKET.test(input)) return undefined; // qs turns every %5B/%5D into a bracket first
@@ -76,23 +93,23 @@ export function parseFlat(input: string): Record<string, unknown> | undefined {
   if (parts.length > LIMITS.parameters) {
     fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
   }
-  const out: Record<string, unknown> = Object.create(null);
+  const groups = new Map<string, string[]>();
   for (const part of parts) {
     if (part.length === 0) continue;
     const eq = part.indexOf('=');
     const bracketEq = part.indexOf(']=');
     if (bracketEq !== -1 && bracketEq + 1 !== eq) return undefined; // qs splits such a part at "]="
-    let key = decode(eq === -1 ? part : part.slice(0, eq));
-    const array = key.endsWith('[]');
-    if (array) key = key.slice(0, -2);
-    if ((array && key.length === 0) || key.includes('[') || key.includes(']')) return undefined;
-    if (key.length === 0 || key === '__proto__') continue;
+    const raw = decode(eq === -1 ? part : part.slice(0, eq));
+    const key = raw.endsWith('[]') ? raw.slice(0, -2) : raw;
+    if ((key !== raw && key.length === 0) || key.includes('[') || key.includes(']')) return undefined;
+    if (key.length === 0) continue;
     const value = eq === -1 ? '' : decode(part.slice(eq + 1));
-    const previous = out[key];
-    if (previous === undefined) out[key] = array ? [value] : value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else out[key] = [previous, value];
+    const group = groups.get(raw);
+    if (group === undefined) groups.set(raw, [value]);
+    else group.push(value);
   }
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [raw, group] of groups) mergeGroup(out, raw, group);
   return out;
 }
 
