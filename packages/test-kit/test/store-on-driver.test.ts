@@ -3,21 +3,12 @@
  * by-id routes with the application's own client, a restart with changed owned indexes, and a
  * store started before its database.
  */
-import { createServer } from 'node:net';
 import { magicAuth } from '@store/auth-magic';
 import { createCapturingMailer } from '@store/auth-magic/testing';
 import { createStoreHandler, type StoreConfig, type StoreRequest } from '@store/core';
-import { MongoClient as MongoClient6 } from 'mongodb6';
-import { MongoClient as MongoClient7 } from 'mongodb7';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWireFront, type WireFront } from '../src/index';
-
-const DRIVERS = [
-  ['6', MongoClient6],
-  ['7', MongoClient7],
-] as const;
-
-type AnyClient = InstanceType<typeof MongoClient6> | InstanceType<typeof MongoClient7>;
+import { type Client, DRIVERS, freePort } from './support/drivers';
 
 const request = (method: string, path: string, body?: unknown, rawQuery = ''): StoreRequest => ({
   method,
@@ -26,16 +17,6 @@ const request = (method: string, path: string, body?: unknown, rawQuery = ''): S
   headers: body === undefined ? {} : { 'content-type': 'application/json' },
   body: body === undefined ? undefined : JSON.stringify(body),
 });
-
-/** A port nothing listens on yet. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function eventually<T>(attempt: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -49,13 +30,13 @@ async function eventually<T>(attempt: () => Promise<T | undefined>, ms = 10_000)
 
 const quiet = () => ({ error: vi.fn(), warn: vi.fn() });
 
-describe.each(DRIVERS)('the store on driver %s over the wire front', (_major, MongoClient) => {
+describe.each(DRIVERS)('the store on %s over the wire front', (_major, MongoClient) => {
   const cleanup: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
   });
 
-  async function connected(front: WireFront): Promise<AnyClient> {
+  async function connected(front: WireFront): Promise<Client> {
     const client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
     cleanup.push(() => client.close());
     return client;
