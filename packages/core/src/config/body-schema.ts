@@ -1,6 +1,7 @@
 import type { Document } from '@store/common';
 import { invalidOption, isPlainObject } from '@store/common';
 import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
 import { storeError } from '../http/error-codes';
 import type { BodyFieldError, BodyValidator } from '../model/resource';
 
@@ -19,12 +20,21 @@ let shared: Ajv | undefined;
  * The one Ajv instance of the process, made on first use. `strict` is on (unknown keywords,
  * formats and ambiguous types are configuration errors) except `strictRequired`, which refuses
  * the common `anyOf: [{ required: ['a'] }, { required: ['b'] }]` with `a` and `b` declared
- * beside the `anyOf`. No formats are installed, so any `format` keyword is refused.
+ * beside the `anyOf`. The formats of `ajv-formats` are installed (`email`, `date-time`, `uri`,
+ * `uuid`, ...: {@link KNOWN_FORMATS}); any other `format` is a configuration error.
  */
 function sharedAjv(): Ajv {
-  shared ??= new Ajv({ allErrors: true, strict: true, strictRequired: false });
+  if (shared === undefined) {
+    shared = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+    addFormats(shared);
+  }
   return shared;
 }
+
+/** The `format` names a schema may use, for the message that refuses another. */
+const KNOWN_FORMATS = () => Object.keys(sharedAjv().formats).sort().join(', ');
+
+const UNKNOWN_FORMAT = /unknown format "([^"]*)"/;
 
 /** The Ajv error param that names the property a failure is about, beyond `instancePath`. */
 const PROPERTY_PARAMS = ['missingProperty', 'additionalProperty', 'unevaluatedProperty', 'propertyName'];
@@ -87,8 +97,9 @@ function jsonView(document: Document): unknown {
  *
  * - The root must be an object schema with `type: "object"` (a body is always a JSON object);
  *   anything else, an `$async` schema, or a schema Ajv refuses is `invalid_config`.
- * - Ajv 8, draft-07, `allErrors`, strict mode (see above); formats are NOT installed, so a
- *   `format` keyword is refused rather than silently ignored. `default` is not applied.
+ * - Ajv 8, draft-07, `allErrors`, strict mode (see above); the formats of `ajv-formats`
+ *   (full mode) are checked, and an unknown `format` is refused rather than silently ignored.
+ *   `default` is not applied.
  * - The document is validated as JSON, as clients read it: a Date validates as a string (its
  *   ISO 8601 form) and an ObjectId as a 24-hex string, never as an object. The top-level
  *   `_id` is left out, so one schema fits POST, PUT and a PATCH's merged document alike.
@@ -105,10 +116,15 @@ export function compileBodySchema(schema: unknown, option: string): BodyValidato
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    invalidOption(
-      option,
-      `Ajv refused the schema: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const message = error instanceof Error ? error.message : String(error);
+    const format = UNKNOWN_FORMAT.exec(message)?.[1];
+    if (format !== undefined) {
+      invalidOption(
+        option,
+        `unknown format ${JSON.stringify(format)}; the known formats are ${KNOWN_FORMATS()}`,
+      );
+    }
+    invalidOption(option, `Ajv refused the schema: ${message}`);
   } finally {
     // Compiled functions stand alone: forgetting the schema keeps a root `$id` free for another store.
     ajv.removeSchema(schema);

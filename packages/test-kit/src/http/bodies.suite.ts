@@ -276,6 +276,19 @@ export function bodyTests(start: Start): void {
   });
 
   describe('PATCH with application/merge-patch+json (RFC 7396)', () => mergePatchTests(start));
+
+  it('checks JSON Schema formats (resources.<name>.schema)', async () => {
+    const properties = {
+      email: { type: 'string', format: 'email' },
+      at: { type: 'string', format: 'date-time' },
+    };
+    const api = await start({ resources: { people: { schema: { type: 'object', properties } } } });
+    expect((await api.post('/people', { email: 'ann@example.com', at: '2024-05-01T10:00:00Z' })).status).toBe(
+      201,
+    );
+    expectProblem(await api.post('/people', { email: 'ann@' }), 400, 'invalid_body');
+    expectProblem(await api.post('/people', { at: 'yesterday' }), 400, 'invalid_body');
+  });
 }
 
 const STORED = {
