@@ -1,4 +1,4 @@
-import { isPlainObject, type StoreCollection, StoreError } from '@store/common';
+import { isPlainObject, type StoreCollection } from '@store/common';
 import { findResource } from '../config/resources';
 import type { RequestContext } from '../model/context';
 import type { HookContext } from '../model/hooks';
@@ -25,7 +25,9 @@ export function hookContext(ctx: RequestContext): HookContext {
   const collection = (resourceName: string): StoreCollection => {
     const resource = findResource(options, resourceName);
     if (resource === undefined) {
-      throw new StoreError(500, 'internal', `A hook asked for "${resourceName}", which no route reaches.`);
+      // A 500 with a status, so `toHookError` answers a fixed detail and only the log names it.
+      const message = `A hook asked for "${resourceName}", which no route reaches.`;
+      throw Object.assign(new Error(message), { status: 500 });
     }
     return ctx.db.collection(resource.collection);
   };

@@ -315,4 +315,14 @@ function hookFailureTests(start: Start): void {
       'Not today, the hook said.',
     );
   });
+
+  it('answer a hook that reaches for an internal collection with a 500 that names nothing', async () => {
+    const beforeRead = (ctx: HookContext) => {
+      ctx.db.collection('no/such');
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeRead } } });
+    const reply = await api.get('/tasks');
+    expectProblem(reply, 500, 'internal');
+    expect(reply.text).not.toContain('no/such');
+  });
 }
