@@ -32,6 +32,9 @@ const RESOURCES = {
   comments: { access: 'owner' },
 };
 
+/** Fields of a user document no request may write (403 `forbidden`): only server code sets them. */
+const USER_PROTECTED_FIELDS = ['blocked', 'role'];
+
 /**
  * Builds the example application: `notes` and `comments` private to their owner, every other
  * resource open, json-server style, and passwordless login (magic code and magic link) on the
@@ -51,7 +54,12 @@ export function createExampleApp(settings, baseUrl) {
     secret: settings.secret,
     resources: {
       ...RESOURCES,
-      user: { auth: { magicCode: strategy, magicLink: strategy, mailer: settings.smtpUrl ?? null } },
+      user: {
+        auth: { magicCode: strategy, magicLink: strategy, mailer: settings.smtpUrl ?? null },
+        // A user edits their own document, but never these: `blocked` (else a blocked user with a
+        // live session unblocks themself) nor `role`. Server code sets them through the database.
+        protected: USER_PROTECTED_FIELDS,
+      },
     },
   });
   app.use(store);

@@ -102,6 +102,22 @@ describeExampleSmoke('example server', serverFile, (running) => {
     expect(await cy.send('GET', '/users')).toEqual({ status: 200, json: [cy.user] });
   });
 
+  it('lets a user edit their own document but never its protected fields (blocked, role)', async () => {
+    const dee = await signIn('dee@example.com');
+    const path = `/users/${dee.user._id}`;
+    for (const body of [{ blocked: false }, { role: 'admin' }, { name: 'Dee', blocked: true }]) {
+      const reply = await dee.send('PATCH', path, body);
+      expect(reply, JSON.stringify(body)).toMatchObject({ status: 403, json: { code: 'forbidden' } });
+    }
+    const put = await dee.send('PUT', path, { email: 'dee@example.com', blocked: false });
+    expect(put).toMatchObject({ status: 403, json: { code: 'forbidden' } });
+    expect(await dee.send('PATCH', path, { name: 'Dee' })).toMatchObject({
+      status: 200,
+      json: { name: 'Dee' },
+    });
+    expect((await dee.send('GET', path)).json).not.toHaveProperty('blocked');
+  });
+
   describe('notes and their comments, "owner" (contract 7), as two new users try them', () => {
     let ann: Client;
     let ben: Client;

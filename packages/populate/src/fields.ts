@@ -51,19 +51,33 @@ export function withJoinKeys(
   return { projection: out, added };
 }
 
+/** `value` without `path` where it holds one: in an embedded document, or in each element of an array (at any depth). */
+function omitIn(value: unknown, path: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((element) => omitIn(element, path));
+  if (typeof value !== 'object' || value === null || isLeafValue(value)) return value;
+  return omitPath(value as PopulateDocument, path);
+}
+
+/** Values stored as objects that hold no fields of the document: dates, ids, binaries. */
+function isLeafValue(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto !== Object.prototype && proto !== null;
+}
+
 function omitPath(doc: PopulateDocument, path: readonly string[]): PopulateDocument {
   const [head, ...rest] = path;
   if (head === undefined || !Object.hasOwn(doc, head)) return doc;
   const copy: PopulateDocument = { ...doc };
-  const inner = doc[head];
   if (rest.length === 0) delete copy[head];
-  else if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-    copy[head] = omitPath(inner as PopulateDocument, rest);
-  }
+  else copy[head] = omitIn(doc[head], rest);
   return copy;
 }
 
-/** A copy of `doc` without the given (possibly dotted) fields; `doc` is never mutated. */
+/**
+ * A copy of `doc` without the given (possibly dotted) fields, as MongoDB reads a path: through
+ * arrays of embedded documents at any depth (`cards.cvv` leaves every card without `cvv`).
+ * `doc` is never mutated.
+ */
 export function omitFields(doc: PopulateDocument, fields: readonly string[]): PopulateDocument {
   let out: PopulateDocument = { ...doc };
   for (const field of fields) out = omitPath(out, field.split('.'));

@@ -55,8 +55,24 @@ describe('stripFields', () => {
     const doc = { _id: 1, secret: 's', profile: { token: 't', name: 'n' }, list: [{ token: 'x' }] };
     const frozen = structuredClone(doc);
     expect(stripFields([doc], ['secret', 'profile.token', 'list.token', 'missing.path'])).toEqual([
-      { _id: 1, profile: { name: 'n' }, list: [{ token: 'x' }] },
+      { _id: 1, profile: { name: 'n' }, list: [{}] },
     ]);
+    expect(doc).toEqual(frozen);
+  });
+
+  it('removes a path inside arrays of embedded documents at any depth, leaving other values', () => {
+    const when = new Date(0);
+    const doc = {
+      cards: [{ cvv: 1, n: 'a' }, 'plain', [{ cvv: 2 }], { cvv: { deep: 3 } }],
+      wallets: [{ cards: [{ cvv: 4, n: 'b' }] }, { cards: { cvv: 5 } }],
+      when,
+    };
+    const frozen = structuredClone(doc);
+    expect(omitFields(doc, ['cards.cvv', 'wallets.cards.cvv', 'when.x'])).toEqual({
+      cards: [{ n: 'a' }, 'plain', [{}], {}],
+      wallets: [{ cards: [{ n: 'b' }] }, { cards: {} }],
+      when,
+    });
     expect(doc).toEqual(frozen);
   });
 

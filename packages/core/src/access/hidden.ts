@@ -1,9 +1,22 @@
 import type { Document } from '@store/common';
+import { invalidOption } from '@store/common';
 import { storeError } from '../http/error-codes';
 import { reachedField } from './field-paths';
 
 /** Operators whose operand is a list of whole filters. */
 const LOGICAL = new Set(['$and', '$or', '$nor']);
+
+/**
+ * `path` as a field path of the document, whatever array position it names: numeric segments
+ * (`cards.0.cvv`) and positional ones (`cards.$.cvv`, `cards.$[].cvv`, `cards.$[x].cvv`) are
+ * dropped, so `cards.0.cvv` reaches the hidden `cards.cvv`.
+ */
+function fieldPathOf(path: string): string {
+  return path
+    .split('.')
+    .filter((segment) => !/^\d+$/.test(segment) && !segment.startsWith('$'))
+    .join('.');
+}
 
 /** Every field path a filter tests: top-level keys, keys under `$and`/`$or`/`$nor`, `$elemMatch` sub-fields. */
 function filterPaths(filter: unknown, prefix = ''): string[] {
@@ -23,8 +36,10 @@ function filterPaths(filter: unknown, prefix = ''): string[] {
 }
 
 /**
- * Refuses a query that filters or sorts on a hidden field (`resources.<name>.hidden`): matching on a
- * field one cannot read would reveal it one guess at a time. 400 `invalid_query` naming the field.
+ * Refuses a query that filters or sorts on a hidden field (`resources.<name>.hidden`), on a path
+ * inside it, on an object or array holding it, or on any of these through an array position
+ * (`cards.0.cvv`, `cards.$.cvv`) or `$elemMatch`: matching on a field one cannot read would reveal
+ * it one guess at a time. 400 `invalid_query` naming the field.
  * (`$select` of a hidden field is harmless: the field is removed from every answer.)
  */
 export function checkHiddenQuery(
@@ -35,7 +50,7 @@ export function checkHiddenQuery(
 ): void {
   if (hidden.length === 0) return;
   for (const path of [...filterPaths(filter), ...Object.keys(sort ?? {})]) {
-    const field = reachedField(path, hidden);
+    const field = reachedField(fieldPathOf(path), hidden);
     if (field !== undefined) {
       throw storeError(
         'invalid_query',
@@ -43,4 +58,14 @@ export function checkHiddenQuery(
       );
     }
   }
+}
+
+/**
+ * `search` fields, checked against `hidden`: `$search` over a hidden field would tell whether a
+ * word is in it, so the two may not meet (`invalid_config` naming `<option>`).
+ */
+export function checkSearchNotHidden(search: string[], hidden: readonly string[], option: string): string[] {
+  const meeting = search.find((field) => reachedField(field, hidden) !== undefined);
+  if (meeting !== undefined) invalidOption(option, `"${meeting}" is hidden; $search over it would reveal it`);
+  return search;
 }

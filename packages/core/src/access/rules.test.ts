@@ -63,6 +63,22 @@ describe('access options', () => {
       'resources.notes.hidden',
     ],
     ['a bad defaultAccess', { defaultAccess: 'everyone' }, 'defaultAccess'],
+    [
+      'a searchable field holding a hidden one',
+      { resources: { notes: { search: ['cards'], hidden: ['cards.cvv'] } } },
+      'resources.notes.search',
+    ],
+    [
+      'a protected list that is no array',
+      { resources: { notes: { protected: 'role' } } },
+      'resources.notes.protected',
+    ],
+    [
+      'a dotted protected field',
+      { resources: { notes: { protected: ['meta.role'] } } },
+      'resources.notes.protected[0]',
+    ],
+    ['a protected _id', { resources: { notes: { protected: ['_id'] } } }, 'resources.notes.protected[0]'],
   ])('refuses %s with invalid_config naming it', (_name, config, option) => {
     expect(optionError(config)).toMatchObject({ code: 'invalid_config', option });
   });

@@ -55,6 +55,7 @@ describe('resolveStoreOptions', () => {
       access: options.defaultAccess,
       hidden: [],
       managed: [],
+      protected: [],
       hooks: {},
       validate: undefined,
     });

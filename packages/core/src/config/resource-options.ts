@@ -7,6 +7,7 @@ import {
   isPlainObject,
 } from '@store/common';
 import { isValidResourceName } from '@store/query';
+import { checkSearchNotHidden } from '../access/hidden';
 import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
 import { checkHooks } from '../hooks/hooks';
 import type { ResourceConfig } from '../model/config';
@@ -22,6 +23,15 @@ function checkFieldList(value: unknown, option: string): string[] {
   return value.map((field, i) => checkFieldPath(field, `${option}[${i}]`));
 }
 
+/** A list of top-level field names (`protected`: a write keeps or refuses each whole field). */
+function checkTopLevelFields(value: unknown, option: string): string[] {
+  if (!Array.isArray(value)) invalidOption(option, 'expected an array of top-level field names');
+  return value.map((field, i) => {
+    if (field === '_id') invalidOption(`${option}[${i}]`, '"_id" never changes; list other fields');
+    return checkOwnerField(field, `${option}[${i}]`);
+  });
+}
+
 /** Per-resource option checks: adding an option is one line here (and one field above). */
 const RESOURCE_OPTIONS = {
   timestamps: checkBoolean,
@@ -33,6 +43,7 @@ const RESOURCE_OPTIONS = {
   access: (value, option) => resolveAccess(value, option, DEFAULT_OWNER_FIELD),
   ownerField: checkOwnerField,
   hidden: checkFieldList,
+  protected: checkTopLevelFields,
   hooks: checkHooks,
   schema: compileBodySchema,
 } satisfies Record<
@@ -70,11 +81,18 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
     config.collection ?? plugin?.defaultCollection?.(name) ?? name,
     `${option}.collection`,
   );
+  const hidden = Object.freeze(RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`));
   return {
     name,
     collection,
     timestamps: RESOURCE_OPTIONS.timestamps(config.timestamps ?? defaults.timestamps, `${option}.timestamps`),
-    search: Object.freeze(RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`)),
+    search: Object.freeze(
+      checkSearchNotHidden(
+        RESOURCE_OPTIONS.search(config.search ?? [], `${option}.search`),
+        hidden,
+        `${option}.search`,
+      ),
+    ),
     geo: Object.freeze(RESOURCE_OPTIONS.geo(config.geo ?? [], `${option}.geo`)),
     declared: true,
     access: resolveAccess(
@@ -82,8 +100,9 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
       config.access === undefined ? 'defaultAccess' : `${option}.access`,
       RESOURCE_OPTIONS.ownerField(config.ownerField ?? DEFAULT_OWNER_FIELD, `${option}.ownerField`),
     ),
-    hidden: Object.freeze(RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`)),
+    hidden,
     managed: [],
+    protected: Object.freeze(RESOURCE_OPTIONS.protected(config.protected ?? [], `${option}.protected`)),
     hooks: Object.freeze({ ...RESOURCE_OPTIONS.hooks(config.hooks ?? {}, `${option}.hooks`) }),
     validate:
       config.schema === undefined ? undefined : RESOURCE_OPTIONS.schema(config.schema, `${option}.schema`),

@@ -22,6 +22,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     access: table.defaultAccess,
     hidden: [],
     managed: [],
+    protected: [],
     hooks: {},
     validate: undefined,
   };

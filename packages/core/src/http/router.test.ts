@@ -13,6 +13,7 @@ const notes: ResolvedResource = {
   access: PUBLIC_ACCESS,
   hidden: [],
   managed: [],
+  protected: [],
   hooks: {},
   validate: undefined,
 };

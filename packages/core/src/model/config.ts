@@ -98,6 +98,13 @@ export interface ResourceConfig extends PluginResourceOptions {
    */
   hidden?: string[];
   /**
+   * Top-level fields no client request may write: a `POST` carrying one, a `PUT` changing one or
+   * a `PATCH` naming one (or a path inside it) is a 403 `forbidden` naming it. Server code writes
+   * them through `ctx.db` (or the database). For roles, `blocked` flags, balances.
+   * @default []
+   */
+  protected?: string[];
+  /**
    * `beforeRead`, `beforeWrite` and `afterRead` (see docs/access.md).
    * @default {}
    */

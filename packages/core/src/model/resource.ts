@@ -47,6 +47,8 @@ export interface ResolvedResource {
   readonly hidden: readonly string[];
   /** Fields only the store writes (the user's e-mail): a write that changes one is a 403. */
   readonly managed: readonly string[];
+  /** `resources.<name>.protected`: fields no client request writes (403 `forbidden`). */
+  readonly protected: readonly string[];
   readonly hooks: ResourceHooks;
   /** Checks a document a write would store against `schema` (400 `invalid_body`); none without one. */
   readonly validate: BodyValidator | undefined;

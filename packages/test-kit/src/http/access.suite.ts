@@ -161,6 +161,85 @@ function ownershipTests(start: Start): void {
   });
 }
 
+/** Stores the seeded notes (`a1` of ada, `b1` of bob) in `resource` too, with `extra` fields. */
+async function copyNotes(access: AccessApi, resource: string, extra: Record<string, unknown> = {}) {
+  const notes = await access.api.db.collection('notes').find({}).toArray();
+  for (const note of notes) await access.api.db.collection(resource).insertOne({ ...note, ...extra });
+}
+
+/** Issue 15, finding 6: an "owner" rule on another operation binds the owner on create and update. */
+function ownerBindingTests(start: Start): void {
+  it('sets the owner on create under "authenticated" when update is "owner", so the author can edit', async () => {
+    const access = await startAccess(start);
+    const created = await access.send('ada', 'POST', '/drafts', { _id: 'd1', title: 'mine' });
+    expect(created.json).toMatchObject({ _id: 'd1', user_id: access.id.ada });
+    expect((await access.send('ada', 'PATCH', '/drafts/d1', { title: 'edited' })).status).toBe(200);
+    expectProblem(await access.send('bob', 'PATCH', '/drafts/d1', { title: 'x' }), 404, 'not_found');
+  });
+
+  it('refuses a create naming another owner, so no one is made the owner of a forged document', async () => {
+    const access = await startAccess(start);
+    const forged = { _id: 'd2', title: 'forged', user_id: access.id.bob };
+    expectProblem(await access.send('ada', 'POST', '/drafts', forged), 403, 'forbidden');
+    expect(await access.api.db.collection('drafts').findOne({ _id: 'd2' })).toBeNull();
+    const own = await access.send('ada', 'POST', '/drafts', { title: 'own', user_id: access.id.ada });
+    expect(own.status).toBe(201);
+  });
+
+  it('stores an anonymous create without an owner, and refuses one naming an owner', async () => {
+    const resources = { posts: { access: { read: 'public', create: 'public', delete: 'owner' } } };
+    const access = await startAccess(start, resources);
+    const named = { title: 'x', user_id: access.id.bob };
+    expectProblem(await access.send('anonymous', 'POST', '/posts', named), 403, 'forbidden');
+    const bare = await access.send('anonymous', 'POST', '/posts', { _id: 'p1', title: 'x' });
+    expect(bare.json).toEqual({ _id: 'p1', title: 'x' });
+  });
+
+  it('never lets an update change the owner when only delete is "owner"', async () => {
+    const resources = { posts: { access: { read: 'public', update: 'authenticated', delete: 'owner' } } };
+    const access = await startAccess(start, resources);
+    await copyNotes(access, 'posts');
+    const steal = { user_id: access.id.ada };
+    expectProblem(await access.send('ada', 'PATCH', '/posts/b1', steal), 403, 'forbidden');
+    expectProblem(await access.send('ada', 'PUT', '/posts/b1', { title: 't', ...steal }), 403, 'forbidden');
+    const replaced = await access.send('ada', 'PUT', '/posts/b1', { title: 'kept' });
+    expect(replaced.json).toEqual({ _id: 'b1', title: 'kept', user_id: access.id.bob });
+    expectProblem(await access.send('ada', 'DELETE', '/posts/b1'), 404, 'not_found');
+  });
+}
+
+/** Issue 15, finding 5: `resources.<name>.protected` fields no request writes. */
+function protectedFieldTests(start: Start): void {
+  const resources = { accounts: { access: 'owner', protected: ['blocked', 'role'] } };
+  const seed = (access: AccessApi) => copyNotes(access, 'accounts', { blocked: true, role: 'member' });
+
+  it.each([
+    ['POST', '/accounts', { title: 'x', role: 'admin' }, 'role'],
+    ['POST', '/accounts', { title: 'x', blocked: false }, 'blocked'],
+    ['PATCH', '/accounts/a1', { blocked: false }, 'blocked'],
+    ['PATCH', '/accounts/a1', { blocked: true }, 'blocked'],
+    ['PATCH', '/accounts/a1', { 'role.name': 'admin' }, 'role'],
+    ['PUT', '/accounts/a1', { title: 'x', blocked: false }, 'blocked'],
+    ['PUT', '/accounts/a1', { title: 'x', role: 'admin' }, 'role'],
+  ])('refuses %s %s writing a protected field with 403 naming it', async (method, path, body, name) => {
+    const access = await startAccess(start, resources);
+    await seed(access);
+    const before = await access.api.db.collection('accounts').find({}).toArray();
+    const reply = await access.send('ada', method, path, body);
+    expectProblem(reply, 403, 'forbidden');
+    expect(field(reply.json, 'detail')).toContain(name);
+    expect(await access.api.db.collection('accounts').find({}).toArray()).toEqual(before);
+  });
+
+  it('keeps protected fields through a PUT that leaves them out or repeats them', async () => {
+    const access = await startAccess(start, resources);
+    await seed(access);
+    await access.send('ada', 'PUT', '/accounts/a1', { title: 'left out' });
+    const repeated = await access.send('ada', 'PUT', '/accounts/a1', { title: 'same', blocked: true });
+    expect(repeated.json).toMatchObject({ title: 'same', blocked: true, role: 'member' });
+  });
+}
+
 function sideDoorTests(start: Start): void {
   it.each([
     ['a filter on the owner field', (ada: string) => `/notes?user_id=${ada}`, []],
@@ -234,6 +313,8 @@ export function accessTests(start: Start): void {
   describe('access rules (contract 7)', () => {
     ruleTable(start);
     ownershipTests(start);
+    ownerBindingTests(start);
+    protectedFieldTests(start);
     sideDoorTests(start);
     configTests(start);
   });

@@ -1,12 +1,13 @@
 import type { WriteHookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
-import type { Start } from './fixtures';
+import { ids, type Start } from './fixtures';
 import { expectProblem, field } from './harness';
-import { storedTasks, todo } from './hook-fixtures';
+import { storedTasks, TASKS, todo } from './hook-fixtures';
 
 /** Contract section 7 and issue 6: `hidden` fields and `schema` validation over HTTP. */
 export function hiddenAndSchemaTests(start: Start): void {
   describe('resources.<name>.hidden', () => hiddenTests(start));
+  describe('resources.<name>.hidden inside arrays', () => hiddenInArraysTests(start));
   describe('resources.<name>.schema', () => schemaTests(start));
 }
 
@@ -57,6 +58,74 @@ function hiddenTests(start: Start): void {
     const reply = await api.get(path);
     expectProblem(reply, 400, 'invalid_query');
     expect(field(reply.json, 'detail')).toContain('hidden');
+  });
+}
+
+/** Issue 15, finding 4: hidden paths inside arrays of embedded documents, at any depth. */
+function hiddenInArraysTests(start: Start): void {
+  const hidden = { tasks: { hidden: ['cards.cvv', 'wallet.cards.cvv'] } };
+  const card = (n: number) => ({ number: `num-${n}`, cvv: `cvv-${n}` });
+  const tasks = TASKS.map((task, i) => ({
+    ...task,
+    cards: [card(i * 2), card(i * 2 + 1)],
+    wallet: [{ cards: [card(100 + i)] }],
+  }));
+  const start2 = () => todo(start, hidden, { tasks });
+  const body = { title: 'Carded', cards: [card(50)], wallet: [{ cards: [card(51)] }] };
+
+  it.each([
+    ['GET', '/tasks', undefined],
+    ['GET', '/tasks/t1', undefined],
+    ['GET', '/tasks?$select=cards,wallet', undefined],
+    ['GET', '/tasks?$select=cards.cvv,title', undefined],
+    ['GET', '/lists/1/tasks', undefined],
+    ['GET', '/lists?$populate=tasks', undefined],
+    ['GET', '/lists/2?$populate=tasks', undefined],
+    ['POST', '/tasks', { _id: 't9', ...body }],
+    ['PUT', '/tasks/t1', body],
+    ['PATCH', '/tasks/t1', body],
+  ])('never answers a hidden field inside arrays: %s %s', async (method, path, sent) => {
+    const api = await start2();
+    const reply = await api.request(method, path, { body: sent });
+    expect(reply.status, reply.text).toBeLessThan(300);
+    expect(reply.text).toMatch(/num-|"cards"/);
+    expect(reply.text).not.toContain('cvv');
+  });
+
+  it.each([
+    '/tasks?cards.cvv=cvv-0',
+    '/tasks?cards.0.cvv=cvv-0',
+    '/tasks?cards.1.cvv:startsWith=cvv',
+    '/tasks?cards.0.cvv:exists=true',
+    '/tasks?wallet.0.cards.0.cvv=cvv-100',
+    '/tasks?cards.0=x',
+    '/tasks?cards:size=2',
+    `/tasks?$regex=${encodeURIComponent('["cards.0.cvv","^cvv-0$"]')}`,
+    `/tasks?$query=${encodeURIComponent('{"cards":{"$elemMatch":{"cvv":"cvv-0"}}}')}`,
+    `/tasks?$query=${encodeURIComponent('{"$or":[{"cards.0.cvv":{"$regex":"^cvv"}}]}')}`,
+    `/tasks?$query=${encodeURIComponent('{"wallet":{"$elemMatch":{"cards.cvv":{"$exists":true}}}}')}`,
+    '/tasks?$sort=cards.0.cvv',
+    '/tasks?$count=1&cards.1.cvv=cvv-1',
+    '/lists/1/tasks?cards.0.cvv=cvv-0',
+  ])('answers 400 invalid_query to a filter or $sort reaching it: %s', async (path) => {
+    const api = await start2();
+    const reply = await api.get(path);
+    expectProblem(reply, 400, 'invalid_query');
+    expect(field(reply.json, 'detail')).toContain('hidden');
+  });
+
+  it.each([
+    `/tasks?$query=${encodeURIComponent('{"cards.$.cvv":"cvv-0"}')}`,
+    `/tasks?$query=${encodeURIComponent('{"cards.$[].cvv":"cvv-0"}')}`,
+  ])('answers 400 to a positional path reaching it: %s', async (path) => {
+    const api = await start2();
+    expect((await api.get(path)).status).toBe(400);
+  });
+
+  it('still filters on the other fields of the array elements', async () => {
+    const api = await start2();
+    const reply = await api.get('/tasks?cards.0.number=num-0');
+    expect(ids(reply)).toEqual(['t1']);
   });
 }
 
