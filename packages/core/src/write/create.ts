@@ -38,7 +38,7 @@ async function insertNew(ctx: RequestContext, body: Document): Promise<Document>
     const _id = idForNewDocument(body._id);
     const document = stampCreated(ctx, newDocument(_id, body));
     try {
-      await insertUnaliased(ctx.collection, document);
+      await insertUnaliased(ctx.collection, document, body._id !== undefined);
       return document;
     } catch (error) {
       const taken = isStoreError(error)

@@ -18,15 +18,20 @@ function taken() {
  * and withdraw the insert when an alias appeared meanwhile. Of two racing creates, each one's
  * second look comes after its own insert, so at least one of them sees the other: at most one
  * answers 201 (under an exact race both may answer 409; a retry then succeeds). The first look
- * only spares the common sequential case a withdrawn insert.
+ * only spares the common sequential case a withdrawn insert: `lookFirst: false` skips it for an
+ * id the store made, which is almost never taken.
  */
-export async function insertUnaliased(collection: StoreCollection, document: Document): Promise<void> {
+export async function insertUnaliased(
+  collection: StoreCollection,
+  document: Document,
+  lookFirst: boolean,
+): Promise<void> {
   const aliases = aliasFilter(document._id);
   if (aliases === null) {
     await collection.insertOne(document);
     return;
   }
-  if ((await collection.findOne(aliases, { projection: { _id: 1 } })) !== null) throw taken();
+  if (lookFirst && (await collection.findOne(aliases, { projection: { _id: 1 } })) !== null) throw taken();
   await collection.insertOne(document);
   if ((await collection.findOne(aliases, { projection: { _id: 1 } })) === null) return;
   await collection.deleteOne({ _id: document._id });
