@@ -69,3 +69,16 @@ export function checkSearchNotHidden(search: string[], hidden: readonly string[]
   if (meeting !== undefined) invalidOption(option, `"${meeting}" is hidden; $search over it would reveal it`);
   return search;
 }
+
+/**
+ * `hidden`, checked: a path with an array position (`cards.0.cvv`) is an `invalid_config`, as it
+ * would hide one element's field only; `cards.cvv` hides it in every element.
+ */
+export function checkHiddenPaths(hidden: string[], option: string): string[] {
+  hidden.forEach((path, i) => {
+    if (fieldPathOf(path) !== path) {
+      invalidOption(`${option}[${i}]`, `name the field without array positions ("${fieldPathOf(path)}")`);
+    }
+  });
+  return hidden;
+}

@@ -64,6 +64,11 @@ describe('access options', () => {
     ],
     ['a bad defaultAccess', { defaultAccess: 'everyone' }, 'defaultAccess'],
     [
+      'a hidden path with an array position',
+      { resources: { notes: { hidden: ['cards.0.cvv'] } } },
+      'resources.notes.hidden[0]',
+    ],
+    [
       'a searchable field holding a hidden one',
       { resources: { notes: { search: ['cards'], hidden: ['cards.cvv'] } } },
       'resources.notes.search',

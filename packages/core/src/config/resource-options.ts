@@ -7,7 +7,7 @@ import {
   isPlainObject,
 } from '@store/common';
 import { isValidResourceName } from '@store/query';
-import { checkSearchNotHidden } from '../access/hidden';
+import { checkHiddenPaths, checkSearchNotHidden } from '../access/hidden';
 import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
 import { checkHooks } from '../hooks/hooks';
 import type { ResourceConfig } from '../model/config';
@@ -42,7 +42,7 @@ const RESOURCE_OPTIONS = {
   population: checkPopulation,
   access: (value, option) => resolveAccess(value, option, DEFAULT_OWNER_FIELD),
   ownerField: checkOwnerField,
-  hidden: checkFieldList,
+  hidden: (value: unknown, option: string) => checkHiddenPaths(checkFieldList(value, option), option),
   protected: checkTopLevelFields,
   hooks: checkHooks,
   schema: compileBodySchema,
