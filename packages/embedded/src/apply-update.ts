@@ -117,6 +117,17 @@ function assertPathsViable(doc: Document, modifier: Record<string, Document>): v
   }
 }
 
+/** Each operator's paths in lexicographic order: MongoDB applies them (and so appends new fields) in that order. */
+function lexicographic(modifier: Record<string, Document>): Record<string, Document> {
+  const out: Record<string, Document> = {};
+  for (const [operator, operand] of Object.entries(modifier)) {
+    const paths = Object.keys(operand);
+    if (paths.length < 2) out[operator] = operand;
+    else out[operator] = Object.fromEntries(paths.sort().map((path) => [path, operand[path]]));
+  }
+  return out;
+}
+
 /** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
 export function applyUpdate(
   doc: Document,
@@ -125,8 +136,9 @@ export function applyUpdate(
   inserting: boolean,
 ): Document {
   const { $setOnInsert, ...requested } = update;
-  const modifier = inserting ? requested : withoutIdNoOp(doc, requested);
-  if (inserting && $setOnInsert) modifier.$set = { ...modifier.$set, ...$setOnInsert };
+  const modifier = lexicographic(inserting ? requested : withoutIdNoOp(doc, requested));
+  if (inserting && $setOnInsert)
+    modifier.$set = lexicographic({ $set: { ...modifier.$set, ...$setOnInsert } }).$set as Document;
   assertPathsViable(doc, modifier);
   const target = cloneValue(doc);
   if (Object.keys(modifier).length > 0) {

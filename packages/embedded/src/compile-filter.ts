@@ -19,6 +19,7 @@ import type { Point } from './geo-types';
 import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
 import { mod } from './mod-operator';
+import { COMPARISON_OPERATORS } from './query-operators';
 import { textMatcher } from './text-search';
 import { setOwn } from './values';
 
@@ -113,6 +114,8 @@ function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Co
     $nin,
     [TEXT_OPERATOR]: text,
     [CAPTURE_OPERATOR]: capture,
+    // MongoDB's comparison order and type rules (`$eq`, `$ne`, ranges, `$type`, `$all`), last so they win.
+    ...COMPARISON_OPERATORS,
   };
   // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
   return Context.init({

@@ -1,7 +1,8 @@
 /**
  * `$geoWithin`, `$geoIntersects` and `$nearSphere` for the embedded engine, as mingo query
- * operators. Shapes are tested with turf (planar edges; MongoDB uses geodesic ones, which only
- * differs for very large shapes); distances are great-circle metres on MongoDB's earth radius.
+ * operators. GeoJSON shapes have geodesic edges, as in MongoDB: tested with turf on the gnomonic
+ * projection around the query shape (`geo-geodesic.ts`); legacy `$box` / `$polygon` / `$center`
+ * stay planar. Distances are great-circle metres on MongoDB's earth radius.
  */
 
 import type { Document } from '@store/common';
@@ -12,6 +13,7 @@ import { booleanWithin } from '@turf/boolean-within';
 import { distance } from '@turf/distance';
 import { pointToLineDistance } from '@turf/point-to-line-distance';
 import { EmbeddedDbError } from './errors';
+import { gnomonicFor } from './geo-geodesic';
 import { geometriesAt, queryGeometry, simpleParts } from './geo-shapes';
 import type { Geometry, Point, Position } from './geo-types';
 
@@ -125,9 +127,19 @@ function center(spec: unknown): Shape {
   return allPositions(([x = 0, y = 0]) => Math.hypot(x - middle[0], y - middle[1]) <= radius);
 }
 
+/** A GeoJSON area with geodesic edges: a part beyond the hemisphere around it is outside. */
 function geometryShape(geometry: unknown): Shape {
   const shape = queryGeometry('$geoWithin', { $geometry: geometry }, AREA_TYPES);
-  return (doc) => simpleParts(doc).every((part) => safely(() => booleanWithin(part, shape)));
+  const plane = gnomonicFor(shape);
+  const projected = plane?.project(shape);
+  if (!plane || !projected) {
+    return (doc) => simpleParts(doc).every((part) => safely(() => booleanWithin(part, shape)));
+  }
+  return (doc) =>
+    simpleParts(doc).every((part) => {
+      const flat = plane.project(part);
+      return flat !== undefined && safely(() => booleanWithin(flat, projected));
+    });
 }
 
 /** `$geoWithin` shapes, by operator. */
@@ -159,9 +171,16 @@ export const geoWithin: FieldOperator = (field, operand) => {
 /** `$geoIntersects` with `$geometry` (any GeoJSON geometry but a collection). */
 export const geoIntersects: FieldOperator = (field, operand) => {
   const shape = queryGeometry('$geoIntersects', operand, ANY_TYPES);
+  const plane = gnomonicFor(shape);
+  const projected = plane?.project(shape);
+  // Geodesic edges where the part and the shape share a hemisphere; planar otherwise.
+  const intersects = (part: Geometry): boolean => {
+    const flat = projected && plane?.project(part);
+    return flat ? booleanIntersects(flat, projected) : booleanIntersects(part, shape);
+  };
   return (doc) =>
     geometriesAt(doc, field).some((geometry) =>
-      simpleParts(geometry).some((part) => safely(() => booleanIntersects(part, shape))),
+      simpleParts(geometry).some((part) => safely(() => intersects(part))),
     );
 };
 

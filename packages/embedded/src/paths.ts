@@ -30,3 +30,51 @@ export function valuesAtPath(doc: Document, path: string, flattenLeaf: boolean):
   descend(doc, path.split('.'), flattenLeaf, out);
   return out;
 }
+
+/** A test of one value found at a path (`undefined`: the path is missing on that branch). */
+export type ValueTest = (value: unknown) => boolean;
+
+const isIndexSegment = (segment: string): boolean => INDEX_SEGMENT.test(segment);
+
+function someFrom(
+  value: unknown,
+  segments: readonly string[],
+  at: number,
+  test: ValueTest,
+  inArray: boolean,
+): boolean {
+  // Like mingo's resolve: a branch missing inside an array is skipped, not tested as missing.
+  if (value === undefined && inArray) return false;
+  if (at === segments.length) return test(value);
+  const head = segments[at] as string;
+  if (Array.isArray(value)) {
+    if (isIndexSegment(head)) {
+      // A position past the end is a missing field (`{ 'a.0': { $exists: false } }` finds empty arrays).
+      const element = value[Number(head)];
+      if (
+        element === undefined ? !inArray && test(undefined) : someFrom(element, segments, at + 1, test, true)
+      )
+        return true;
+    }
+    for (const element of value) {
+      const descends = isPlainObject(element) || (Array.isArray(element) && !isIndexSegment(head));
+      if (descends && someFrom(element, segments, at, test, true)) return true;
+    }
+    return false;
+  }
+  if (isPlainObject(value)) {
+    return someFrom(Object.hasOwn(value, head) ? value[head] : undefined, segments, at + 1, test, inArray);
+  }
+  return !inArray && test(undefined);
+}
+
+/**
+ * True when `test` holds for some value MongoDB reaches at the path `segments` of `doc`,
+ * walking into arrays of sub-documents (and numeric segments as positions) on the way; an
+ * array found at the end is handed over whole (the test looks at its elements itself). A path
+ * missing outside any array is tested as `undefined` (inside one, as mingo does, it is skipped).
+ * Allocates nothing.
+ */
+export function someAtPath(doc: Document, segments: readonly string[], test: ValueTest): boolean {
+  return someFrom(doc, segments, 0, test, false);
+}

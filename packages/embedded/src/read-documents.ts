@@ -1,6 +1,6 @@
 /**
- * Sort, skip, limit and projection for `find` on the embedded engine: mingo's cursor only for
- * what needs it (a projection, or a sort {@link sortSimply} leaves to mingo).
+ * Sort, skip, limit and projection for `find` on the embedded engine: sorted in MongoDB's order
+ * (`sort-documents.ts`), mingo's cursor only for a projection.
  */
 
 import type { Document, FindOptions } from '@store/common';
@@ -9,8 +9,8 @@ import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { distanceToField } from './geo-operators';
-import { sortSimply } from './sort-documents';
-import { cloneValue } from './values';
+import { sortByBson, sortSimply } from './sort-documents';
+import { cloneValue, setOwn } from './values';
 
 function checkCount(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -26,21 +26,24 @@ function checkSort(sort: unknown): Record<string, 1 | -1> | undefined {
   return Object.keys(sort).length > 0 ? (sort as Record<string, 1 | -1>) : undefined;
 }
 
-/** What the page asks of mingo's cursor. */
-interface CursorSteps {
-  sort?: Record<string, 1 | -1> | undefined;
-  skip?: number;
-  limit?: number;
-  projection: Document | undefined;
+/** `out` with the keys it shares with `stored` in their stored order (MongoDB's projections keep it), the rest after. */
+function inStoredOrder(out: unknown, stored: unknown): unknown {
+  if (Array.isArray(out)) {
+    const same = Array.isArray(stored) && stored.length === out.length;
+    return same ? out.map((value, i) => inStoredOrder(value, stored[i])) : out;
+  }
+  if (!isPlainObject(out) || !isPlainObject(stored)) return out;
+  const ordered: Document = {};
+  for (const key of Object.keys(stored))
+    if (Object.hasOwn(out, key)) setOwn(ordered, key, inStoredOrder(out[key], stored[key]));
+  for (const key of Object.keys(out)) if (!Object.hasOwn(ordered, key)) setOwn(ordered, key, out[key]);
+  return ordered;
 }
 
-/** mingo's cursor: sort, then skip, then limit, then projection, whatever the order of the calls. */
-function throughCursor(docs: Document[], { sort, skip = 0, limit = 0, projection }: CursorSteps): Document[] {
-  const cursor = mingoFind(docs, {}, projection ?? {}, { scriptEnabled: false });
-  if (sort) cursor.sort(sort);
-  if (skip > 0) cursor.skip(skip);
-  if (limit !== 0) cursor.limit(Math.abs(limit));
-  return cursor.all().map(cloneValue);
+/** The page projected by mingo's cursor, fields in stored order. */
+function projected(docs: Document[], projection: Document): Document[] {
+  const out = mingoFind(docs, {}, projection, { scriptEnabled: false }).all();
+  return out.map((doc, i) => cloneValue(inStoredOrder(doc, docs[i]) as Document));
 }
 
 function nearestFirst(docs: Document[], near: NonNullable<CompiledFilter['near']>): Document[] {
@@ -69,13 +72,13 @@ export function readDocuments(
   const projection = options.projection;
   return asBadValue('find options', () => {
     const sorted = sort
-      ? sortSimply(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit))
+      ? (sortSimply(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit)) ??
+        sortByBson(matches, sort))
       : near
         ? nearestFirst(matches, near)
         : matches;
-    if (!sorted) return throughCursor(matches, { sort, skip, limit, projection });
     const page = sorted.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit));
     const projects = projection !== undefined && Object.keys(projection).length > 0;
-    return projects ? throughCursor(page, { projection }) : page.map(cloneValue);
+    return projects ? projected(page, projection) : page.map(cloneValue);
   });
 }

@@ -63,7 +63,10 @@ describe('filters compiled without mingo', () => {
     let fast = 0;
     for (let i = 0; i < 8000; i++) {
       const [f, d] = [filter(0), doc()];
-      if (fastFilter(f)) fast += 1;
+      // Only the filters the fast path takes: others go through the engine's own comparison
+      // operators, which leave mingo where it answers unlike MongoDB (fidelity/ pins those).
+      if (!fastFilter(f)) continue;
+      fast += 1;
       const expected = stockTest(f, d);
       const actual = compileFilter(f, indexes).test(d);
       if (actual !== expected) expect({ f, d, actual }).toEqual({ f, d, actual: expected });
