@@ -56,6 +56,7 @@ function authIndexes(options: ResolvedAuthOptions): CollectionIndex[] {
   const { sessionsCollection: sessions, rateLimit } = options;
   indexes.push(
     owned(sessions, { hash: 1 }, { unique: true }),
+    owned(sessions, { userId: 1 }),
     owned(sessions, { expiresAt: 1 }, ttl),
     owned(rateLimit.collection, { key: 1 }, { unique: true }),
     owned(rateLimit.collection, { expiresAt: 1 }, ttl),

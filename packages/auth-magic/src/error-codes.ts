@@ -11,6 +11,7 @@ export const AUTH_ERROR_CODES = defineErrorCodes({
   invalid_code: 401,
   unauthorized: 401,
   forbidden: 403,
+  account_blocked: 403,
   not_found: 404,
   token_not_found: 404,
   user_not_found: 404,

@@ -28,7 +28,7 @@ export type {
   RateLimitOptions,
   RateLimitRule,
 } from './options';
-export { hitRateLimit, type RateLimitScope } from './rate-limit';
+export { hitRateLimit, type RateHit, type RateLimitScope } from './rate-limit';
 export { resolveAuthOptions } from './resolve-options';
 export type {
   ResolvedAuthOptions,
@@ -40,4 +40,11 @@ export type {
 } from './resolved-options';
 export { generateCode, generateToken, hashSecret } from './secrets';
 export { type HeaderBag, sessionCookie, sessionTokenFromHeaders } from './session-http';
-export { type AuthSession, createSession, findSession, revokeSession, SESSION_COOKIE } from './sessions';
+export {
+  type AuthSession,
+  createSession,
+  findSession,
+  revokeSession,
+  revokeUserSessions,
+  SESSION_COOKIE,
+} from './sessions';

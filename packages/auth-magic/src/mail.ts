@@ -20,23 +20,40 @@ function isTransport(option: object): option is MailTransport {
   return typeof (option as { sendMail?: unknown }).sendMail === 'function';
 }
 
+/** nodemailer's connection, greeting and inactivity timeouts, unless the transport options set them. */
+function withTimeouts(options: Record<string, unknown>, timeoutMs: number): Record<string, unknown> {
+  return {
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+    ...options,
+  };
+}
+
 /**
  * The transport for the `mailer` option: a transporter as is; transport options or an
- * `smtp:`/`smtps:` URL through `nodemailer.createTransport`; `null` prints to stdout with ONE warning.
+ * `smtp:`/`smtps:` URL through `nodemailer.createTransport`, with connection, greeting and socket
+ * timeouts of `timeoutMs` (transport options may set their own); `null` prints to stdout with ONE
+ * warning.
  */
-export function createMailTransport(option: MailerOption | undefined, logger: AuthLogger): MailTransport {
+export function createMailTransport(
+  option: MailerOption | undefined,
+  logger: AuthLogger,
+  timeoutMs: number,
+): MailTransport {
   if (option === undefined || option === null) {
     logger.warn('[auth-magic] no `mailer` configured: sign-in messages are printed to stdout, not sent');
     return stdoutTransport(logger);
   }
   if (typeof option === 'string') {
     if (!/^smtps?:\/\//.test(option)) invalidOption('mailer', 'expected an smtp:// or smtps:// URL');
-    return nodemailer.createTransport(option);
+    return nodemailer.createTransport(withTimeouts({ url: option }, timeoutMs));
   }
   if (typeof option !== 'object' || Array.isArray(option)) {
     return invalidOption('mailer', 'expected a transporter, transport options, an SMTP URL or null');
   }
-  return isTransport(option) ? option : nodemailer.createTransport(option);
+  return isTransport(option) ? option : nodemailer.createTransport(withTimeouts(option, timeoutMs));
 }
 
 /** nodemailer error codes meaning "the mail server cannot be reached now" (503); others are 502. */
@@ -79,11 +96,28 @@ export function buildMessage(
   return message;
 }
 
-/** Sends, turning any transport failure into an `AuthError` (502/503) without leaking its text. */
-export async function sendMessage(transport: MailTransport, message: MailMessage): Promise<void> {
+/**
+ * Sends, turning any transport failure into an `AuthError` (502/503) without leaking its text.
+ * A send still pending after `timeoutMs` (any transport, a custom one included) is a 503
+ * `mail_unavailable`: a hanging mail server never hangs the request.
+ */
+export async function sendMessage(
+  transport: MailTransport,
+  message: MailMessage,
+  timeoutMs: number,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error('send timed out'), { code: 'ETIMEDOUT' })),
+      timeoutMs,
+    );
+  });
   try {
-    await transport.sendMail(message);
+    await Promise.race([transport.sendMail(message), deadline]);
   } catch (error) {
     throw mailError(error);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -72,8 +72,14 @@ export interface MagicLinkOptions extends MagicStrategyOptions {
 export interface MagicCodeOptions extends MagicStrategyOptions {
   /** Digits in a code. @default 6 */
   length?: number;
-  /** Wrong guesses before the address's active codes are dead. @default 5 */
+  /**
+   * Wrong guesses one client (an IPv4 address, an IPv6 /64) may make for an address within a
+   * code's lifetime; past it that client's guesses for the address answer 429 and count nothing.
+   * @default 5
+   */
   maxAttempts?: number;
+  /** Wrong guesses from all clients together before the address's active codes are dead. @default 10 * maxAttempts */
+  maxGuesses?: number;
 }
 
 /** A fixed-window send limit. */
@@ -124,6 +130,18 @@ export interface AuthOptions {
   rateLimit?: RateLimitOptions;
   /** Transporter, transport options or SMTP URL. @default null (messages printed to stdout, one warning) */
   mailer?: MailerOption;
+  /**
+   * How long one send may take before the request answers 503 `mail_unavailable`; also the
+   * connection, greeting and socket timeouts of a transport built from an SMTP URL or options.
+   * @default '15 seconds'
+   */
+  sendTimeout?: DurationInput;
+  /**
+   * Whether a user document is blocked: a blocked user cannot sign in (403 `account_blocked`) and
+   * every session of theirs is refused and revoked when next seen. `null` disables the check.
+   * @default (user) => user.blocked === true
+   */
+  isBlocked?: ((user: AuthDocument) => boolean) | null;
   /** @default console */
   logger?: AuthLogger;
   /** Current time; tests replace it to reach expiry without waiting. @default () => new Date() */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { invalidOption } from '@store/common';
+import type { AuthDocument } from './db';
 import { createMailTransport } from './mail';
 import {
   boolean,
@@ -27,6 +28,9 @@ function resolveRule(
     windowMs: durationMs(`${name}.window`, rule?.window, window, now),
   };
 }
+
+/** The default `isBlocked`: the user document says `blocked: true`. */
+const blockedField = (user: AuthDocument): boolean => user.blocked === true;
 
 function resolveSecret(options: AuthOptions, warn: (message: string) => void): string {
   if (options.secret === undefined) {
@@ -60,6 +64,7 @@ export function resolveAuthOptions(options: AuthOptions = {}): ResolvedAuthOptio
   const magicLink = options.magicLink ? resolveMagicLink(options.magicLink, shared) : null;
   if (magicLink !== null && base === null) invalidOption('baseUrl', 'required when magicLink is enabled');
   const rateLimit = options.rateLimit ?? {};
+  const sendTimeoutMs = durationMs('sendTimeout', options.sendTimeout, '15 seconds', now);
   return {
     magicLink,
     magicCode: options.magicCode ? resolveMagicCode(options.magicCode, shared) : null,
@@ -75,7 +80,12 @@ export function resolveAuthOptions(options: AuthOptions = {}): ResolvedAuthOptio
       perAddress: resolveRule('rateLimit.perAddress', rateLimit.perAddress, 5, '1 hour', now),
       perIp: resolveRule('rateLimit.perIp', rateLimit.perIp, 30, '1 minute', now),
     },
-    mailer: createMailTransport(options.mailer, logger),
+    mailer: createMailTransport(options.mailer, logger, sendTimeoutMs),
+    sendTimeoutMs,
+    isBlocked:
+      options.isBlocked === null
+        ? null
+        : (optionalFunction<(user: AuthDocument) => boolean>('isBlocked', options.isBlocked) ?? blockedField),
     logger,
     clock,
   };

@@ -1,3 +1,4 @@
+import { invalidOption } from '@store/common';
 import { escapeHtml } from './html';
 import type { MagicEmailOptions, MailPart } from './mail-types';
 import {
@@ -15,6 +16,52 @@ import type {
   ResolvedMagicLink,
   ResolvedStrategy,
 } from './resolved-options';
+
+/** Keys every strategy takes (spec table 5.3). */
+const STRATEGY_KEYS = [
+  'emailField',
+  'collection',
+  'max',
+  'exp',
+  'redirectNotFound',
+  'redirectAlreadyUsed',
+  'redirectSuccess',
+  'doVerify',
+  'doGenerate',
+  'doRetrieve',
+  'email',
+] as const satisfies readonly (keyof MagicStrategyOptions)[];
+
+const LINK_KEYS = [
+  ...STRATEGY_KEYS,
+  'pollApproval',
+  'pollInterval',
+] as const satisfies readonly (keyof MagicLinkOptions)[];
+const CODE_KEYS = [
+  ...STRATEGY_KEYS,
+  'length',
+  'maxAttempts',
+  'maxGuesses',
+] as const satisfies readonly (keyof MagicCodeOptions)[];
+
+/** Names of the original service (or common slips) and what to write instead. */
+const LEGACY_HINTS: Readonly<Record<string, string>> = {
+  doBeforeRetrieve:
+    "the original service's doBeforeRetrieve is doRetrieve here (runs before a session is handed out)",
+  doBeforeVerify: "the original service's doBeforeVerify is doVerify here",
+  doBeforeGenerate: "the original service's doBeforeGenerate is doGenerate here",
+  expires: 'the lifetime is exp here',
+  ttl: 'the lifetime is exp here',
+};
+
+/** An unknown key (a misspelled hook is a hook that silently never runs) is an `invalid_config`. */
+function checkKeys(prefix: string, options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const hint = Object.hasOwn(LEGACY_HINTS, key) ? `${LEGACY_HINTS[key]}; ` : '';
+    invalidOption(`${prefix}.${key}`, `unknown option (${hint}known: ${known.join(', ')})`);
+  }
+}
 
 /** Values every strategy inherits from the top-level options. */
 interface Shared {
@@ -96,6 +143,7 @@ function resolveStrategy(
 
 /** `magicLink` with defaults: the shared table 5.3 options plus the poll options. */
 export function resolveMagicLink(options: MagicLinkOptions, shared: Shared): ResolvedMagicLink {
+  checkKeys('magicLink', options, LINK_KEYS);
   return {
     ...resolveStrategy(options, LINK_DEFAULTS, shared),
     pollApproval: optionalTarget('magicLink.pollApproval', options.pollApproval),
@@ -103,11 +151,14 @@ export function resolveMagicLink(options: MagicLinkOptions, shared: Shared): Res
   };
 }
 
-/** `magicCode` with defaults: the shared options plus `length` and `maxAttempts`. */
+/** `magicCode` with defaults: the shared options plus `length`, `maxAttempts` and `maxGuesses`. */
 export function resolveMagicCode(options: MagicCodeOptions, shared: Shared): ResolvedMagicCode {
+  checkKeys('magicCode', options, CODE_KEYS);
+  const maxAttempts = integer('magicCode.maxAttempts', options.maxAttempts, 5, 1, 100);
   return {
     ...resolveStrategy(options, CODE_DEFAULTS, shared),
     length: integer('magicCode.length', options.length, 6, 4, 12),
-    maxAttempts: integer('magicCode.maxAttempts', options.maxAttempts, 5, 1, 100),
+    maxAttempts,
+    maxGuesses: integer('magicCode.maxGuesses', options.maxGuesses, 10 * maxAttempts, maxAttempts, 1000),
   };
 }

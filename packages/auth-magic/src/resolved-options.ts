@@ -1,3 +1,4 @@
+import type { AuthDocument } from './db';
 import type { MailPart, MailTransport } from './mail-types';
 import type { AuthHook, AuthLogger } from './options';
 
@@ -36,6 +37,7 @@ export interface ResolvedMagicLink extends ResolvedStrategy {
 export interface ResolvedMagicCode extends ResolvedStrategy {
   length: number;
   maxAttempts: number;
+  maxGuesses: number;
 }
 
 /** A send limit resolved. */
@@ -62,6 +64,8 @@ export interface ResolvedAuthOptions {
     perIp: ResolvedRateRule | null;
   };
   mailer: MailTransport;
+  sendTimeoutMs: number;
+  isBlocked: ((user: AuthDocument) => boolean) | null;
   logger: AuthLogger;
   clock: () => Date;
 }

@@ -4,7 +4,7 @@ import { AuthError } from './errors';
 
 /**
  * States of a stored secret. `active` -> `used` (verified; one atomic change), `retired`
- * (a newer one pushed it past `max`), `exhausted` (a code after `maxAttempts` misses).
+ * (a newer one pushed it past `max`), `exhausted` (a code after `maxGuesses` misses).
  */
 type SecretState = 'active' | 'used' | 'retired' | 'exhausted';
 
@@ -38,7 +38,10 @@ export async function activeSecrets(
   now: Date,
 ): Promise<AuthDocument[]> {
   return collection
-    .find({ email, state: 'active', expiresAt: { $gt: now } }, { sort: { createdAt: -1 }, limit: 1000 })
+    .find(
+      { email, state: 'active', expiresAt: { $gt: now } },
+      { sort: { createdAt: -1, _id: -1 }, limit: 1000 },
+    )
     .toArray();
 }
 
@@ -105,4 +108,30 @@ export async function claimLostError(
   return (
     unusableSecretError(record, now) ?? new AuthError('already_used', 'This sign-in secret was already used')
   );
+}
+
+/**
+ * Extends the newest live secret of the address (matching `filter`) to `expiresAt`, for a
+ * request past the mail quota: the message already in the mailbox stays usable. `false` when
+ * there is none.
+ */
+export async function extendNewest(
+  collection: AuthCollection,
+  email: string,
+  filter: AuthDocument,
+  now: Date,
+  expiresAt: Date,
+): Promise<boolean> {
+  const [newest] = await collection
+    .find(
+      { ...filter, email, state: 'active', expiresAt: { $gt: now } },
+      { sort: { createdAt: -1, _id: -1 }, limit: 1 },
+    )
+    .toArray();
+  if (newest === undefined) return false;
+  const { matchedCount } = await collection.updateOne(
+    { _id: newest._id, state: 'active' },
+    { $set: { expiresAt, extendedAt: now } },
+  );
+  return matchedCount > 0;
 }

@@ -39,9 +39,19 @@ export async function userForSignIn(
   return user;
 }
 
-/** Throws 404 `user_not_found` before anything changes when the user is missing and may not be created. */
+/** True when `isBlocked` says the user document is blocked. */
+export function isBlockedUser(deps: AuthDeps, user: AuthDocument): boolean {
+  return deps.options.isBlocked?.(user) === true;
+}
+
+/**
+ * Throws before anything changes: 404 `user_not_found` when the user is missing and may not be
+ * created, 403 `account_blocked` when `isBlocked` says so.
+ */
 export function assertUserAllowed(deps: AuthDeps, user: AuthDocument | null): void {
   if (user === null && !deps.options.createUser) {
     throw new AuthError('user_not_found', 'No user has this e-mail address');
   }
+  if (user !== null && isBlockedUser(deps, user))
+    throw new AuthError('account_blocked', 'This account is blocked');
 }

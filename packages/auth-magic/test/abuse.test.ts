@@ -74,6 +74,39 @@ describeEngines('abuse resistance', (engine) => {
     });
   });
 
+  it('survives the lock-out of the security sweep: 5 code requests and 5 junk guesses by strangers', async () => {
+    const t = await harness(engine, { rateLimit: {} }); // the contract's defaults
+    const stranger = (i: number) => ({ ip: `203.0.113.${i}` });
+    for (let i = 0; i < 5; i += 1) {
+      await requestCode(t.deps, { email: ADA, request: stranger(i) });
+      t.advance(1_000);
+    }
+    for (let i = 0; i < 5; i += 1) {
+      const junk = verifyCode(t.deps, { email: ADA, code: '000000', request: stranger(9) });
+      expect(await refusal(junk)).toMatchObject({ status: 401, code: 'invalid_code' });
+    }
+    // The stranger's sixth guess is refused without being charged to the codes.
+    expect(
+      await refusal(verifyCode(t.deps, { email: ADA, code: '000000', request: stranger(9) })),
+    ).toMatchObject({
+      status: 429,
+    });
+    const owner = { ip: '198.51.100.1' };
+    // The owner asks for a code: nothing new is sent, the newest one in the mailbox is extended...
+    t.advance(9 * 60_000);
+    await expect(requestCode(t.deps, { email: ADA, request: owner })).resolves.toMatchObject({ sent: false });
+    // ...and still works after its original 10 minutes; a link is sent as well.
+    t.advance(5 * 60_000);
+    await expect(requestLink(t.deps, { email: ADA, request: owner })).resolves.toMatchObject({ sent: true });
+    await expect(
+      verifyCode(t.deps, { email: ADA, code: t.mailer.lastCodeTo(ADA), request: owner }),
+    ).resolves.toMatchObject({ user: { email: ADA } });
+    await expect(consumeLink(t.deps, { token: t.mailer.lastLinkTokenTo(ADA) })).resolves.toMatchObject({
+      user: { email: ADA },
+    });
+    expect(t.mailer.messages).toHaveLength(6);
+  });
+
   it('builds links from baseUrl only: request data cannot change them', async () => {
     const t = await harness(engine, { baseUrl: 'https://shop.example' });
     await requestLink(t.deps, {

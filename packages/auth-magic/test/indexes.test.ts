@@ -92,7 +92,7 @@ describeEngines('indexes', (engine) => {
     const deps = { db, options: t.options };
     await Promise.all([ensureAuthIndexes(deps), ensureAuthIndexes(deps), ensureAuthIndexes(deps)]);
     await ensureAuthIndexes(deps);
-    // secrets 3 + 3, poll token, user e-mail, sessions 2, rate limits 2
-    expect(calls.length).toBe(12);
+    // secrets 3 + 3, poll token, user e-mail, sessions 3 (hash, userId, TTL), rate limits 2
+    expect(calls.length).toBe(13);
   });
 });

@@ -49,18 +49,40 @@ describeEngines('magic code', (engine) => {
     expect({ ...after, 'svc-magic-codes': [] }).toEqual({ ...before, 'svc-magic-codes': [] });
   });
 
-  it('kills the code after maxAttempts misses: even the right code is then 401', async () => {
+  it('kills the code after maxGuesses misses from all clients: even the right code is then 401', async () => {
+    const t = await harness(engine, { magicCode: { maxAttempts: 2, maxGuesses: 4 } });
+    await requestCode(t.deps, { email: ADA });
+    const code = t.mailer.lastCodeTo(ADA);
+    for (const ip of ['192.0.2.1', '192.0.2.1', '192.0.2.2', '192.0.2.2']) {
+      await refusal(verifyCode(t.deps, { email: ADA, code: wrong(code), request: { ip } }));
+    }
+    const before = await t.snapshot();
+    expect(before['svc-magic-codes']).toMatchObject([{ state: 'exhausted', attempts: 4 }]);
+    const owner = verifyCode(t.deps, { email: ADA, code, request: { ip: '198.51.100.9' } });
+    expect(await refusal(owner)).toMatchObject({ status: 401, code: 'invalid_code' });
+    expect(await t.snapshot()).toEqual(before);
+  });
+
+  it('refuses a client past maxAttempts misses for an address with 429, charging the code nothing more', async () => {
     const t = await harness(engine, { magicCode: { maxAttempts: 3 } });
     await requestCode(t.deps, { email: ADA });
     const code = t.mailer.lastCodeTo(ADA);
-    for (let i = 0; i < 3; i += 1) await refusal(verifyCode(t.deps, { email: ADA, code: wrong(code) }));
-    const before = await t.snapshot();
-    expect(before['svc-magic-codes']).toMatchObject([{ state: 'exhausted', attempts: 3 }]);
-    expect(await refusal(verifyCode(t.deps, { email: ADA, code }))).toMatchObject({
-      status: 401,
-      code: 'invalid_code',
+    const request = { ip: '203.0.113.7' };
+    for (let i = 0; i < 3; i += 1) {
+      expect(await refusal(verifyCode(t.deps, { email: ADA, code: wrong(code), request }))).toMatchObject({
+        status: 401,
+      });
+    }
+    const error = await refusal(verifyCode(t.deps, { email: ADA, code, request }));
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'too_many_requests',
+      headers: { 'Retry-After': '600' },
     });
-    expect(await t.snapshot()).toEqual(before);
+    expect(await t.all('svc-magic-codes')).toMatchObject([{ state: 'active', attempts: 3 }]);
+    await expect(
+      verifyCode(t.deps, { email: ADA, code, request: { ip: '198.51.100.20' } }),
+    ).resolves.toMatchObject({ user: { email: ADA } });
   });
 
   it('answers an expired code with 410 token_expired and changes nothing', async () => {

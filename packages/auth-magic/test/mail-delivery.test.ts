@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describeEngines, startSmtpServer, type TestSmtpServer } from '@store/test-kit';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import {
@@ -95,6 +96,49 @@ describeEngines('mail delivery', (engine) => {
     await expect(verifyCode(t.deps, { email: ADA, code: t.mailer.lastCodeTo(ADA) })).resolves.toMatchObject({
       user: { email: ADA },
     });
+  });
+
+  it.each([
+    ['an SMTP URL', (port: number) => `smtp://127.0.0.1:${port}`],
+    ['transport options', (port: number) => ({ host: '127.0.0.1', port, secure: false })],
+  ])(
+    'answers a mail server that never speaks (%s) with 503 mail_unavailable within sendTimeout',
+    async (_label, mailer) => {
+      const sockets = new Set<Socket>();
+      const silent = createServer((socket) => sockets.add(socket)); // accepts, never greets
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as AddressInfo;
+      try {
+        const t = await harness(engine);
+        const deps = withMailer(t, mailer(port), { sendTimeout: 300 });
+        expect(await refusal(requestCode(deps, { email: ADA }))).toMatchObject({
+          status: 503,
+          code: 'mail_unavailable',
+        });
+        expect((await t.all('svc-magic-codes')).filter((code) => code.state === 'active')).toHaveLength(0);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        silent.close();
+      }
+    },
+  );
+
+  it('answers a transporter that never settles with 503 mail_unavailable after sendTimeout', async () => {
+    const t = await harness(engine);
+    const hanging = { sendMail: () => new Promise<never>(() => undefined) };
+    const deps = withMailer(t, hanging, { sendTimeout: 200 });
+    expect(await refusal(requestLink(deps, { email: ADA }))).toMatchObject({ status: 503 });
+  });
+
+  it('does not charge a failed send to the address quota', async () => {
+    const t = await harness(engine, { rateLimit: { perAddress: { max: 2, window: '1 hour' } } });
+    for (let i = 0; i < 3; i += 1) {
+      t.mailer.failNext();
+      expect(await refusal(requestCode(t.deps, { email: ADA }))).toMatchObject({ status: 503 });
+    }
+    await requestCode(t.deps, { email: ADA });
+    await expect(requestCode(t.deps, { email: ADA })).resolves.toMatchObject({ sent: true });
+    expect(t.mailer.messages.filter((m) => m.to === ADA)).toHaveLength(2);
   });
 
   it('prints to stdout with one warning when no mailer is configured', async () => {

@@ -7,6 +7,7 @@ import {
   getSession,
   logout,
   requestCode,
+  revokeUserSessions,
   verifyCode,
 } from '../src/index';
 import { harness, refusal } from './support/harness';
@@ -88,5 +89,85 @@ describeEngines('sessions', (engine) => {
     const t = await signedIn();
     await t.db.collection('users').deleteOne({ _id: t.session.user._id });
     expect(await findSession(t.deps, t.session.token)).toBeNull();
+  });
+
+  it("revokeUserSessions ends every session of that user at once, and no other user's", async () => {
+    const t = await signedIn();
+    const second = await createSession(t.deps, t.session.user);
+    const bob = await createSession(t.deps, { _id: 'bob', email: 'bob@example.test' });
+    await t.db.collection('users').insertOne({ _id: 'bob', email: 'bob@example.test' });
+    expect(await revokeUserSessions(t.deps, t.session.user._id)).toBe(2);
+    expect(await findSession(t.deps, t.session.token)).toBeNull();
+    expect(await findSession(t.deps, second.token)).toBeNull();
+    expect(await findSession(t.deps, bob.token)).toMatchObject({ user: { _id: 'bob' } });
+  });
+
+  it('refuses the sessions of a blocked user (blocked: true by default) and revokes them all', async () => {
+    const t = await signedIn();
+    await createSession(t.deps, t.session.user);
+    await t.db.collection('users').updateOne({ _id: t.session.user._id }, { $set: { blocked: true } });
+    expect(await findSession(t.deps, t.session.token)).toBeNull();
+    expect(await t.all('svc-sessions')).toEqual([]);
+    // Unblocking does not bring a revoked session back.
+    await t.db.collection('users').updateOne({ _id: t.session.user._id }, { $set: { blocked: false } });
+    expect(await findSession(t.deps, t.session.token)).toBeNull();
+  });
+
+  it('refuses sign-in of a blocked user with 403 account_blocked, before the code is used', async () => {
+    const t = await harness(engine, { isBlocked: (user) => user.status === 'banned' });
+    await t.db.collection('users').insertOne({ email: ADA, status: 'banned' });
+    await requestCode(t.deps, { email: ADA });
+    const code = t.mailer.lastCodeTo(ADA);
+    expect(await refusal(verifyCode(t.deps, { email: ADA, code }))).toMatchObject({
+      status: 403,
+      code: 'account_blocked',
+    });
+    expect(await t.all('svc-magic-codes')).toMatchObject([{ state: 'active' }]);
+    await t.db.collection('users').updateOne({ email: ADA }, { $set: { status: 'ok' } });
+    await expect(verifyCode(t.deps, { email: ADA, code })).resolves.toMatchObject({ user: { email: ADA } });
+  });
+
+  it('looks a session up by one equality on its indexed hash, however many sessions exist', async () => {
+    const t = await signedIn();
+    const calls: { collection: string; method: string; filter: unknown }[] = [];
+    const db = {
+      collection(name: string) {
+        const collection = t.db.collection(name);
+        return new Proxy(collection, {
+          get(target, property, receiver) {
+            const value = Reflect.get(target, property, receiver);
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              calls.push({ collection: name, method: String(property), filter: args[0] });
+              return value.apply(target, args);
+            };
+          },
+        });
+      },
+    } as unknown as typeof t.db;
+    const counted = { db, options: t.options };
+    const lookups = async () => {
+      calls.length = 0;
+      expect(await findSession(counted, t.session.token)).not.toBeNull();
+      return calls.map(({ collection, method, filter }) => ({
+        collection,
+        method,
+        keys: Object.keys(filter as object),
+      }));
+    };
+    const few = await lookups();
+    const others = Array.from({ length: 1000 }, () => ({
+      hash: generateToken(),
+      userId: 'someone',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    }));
+    for (const other of others) await t.db.collection('svc-sessions').insertOne(other);
+    expect(await lookups()).toEqual(few);
+    expect(few).toEqual([
+      { collection: 'svc-sessions', method: 'findOne', keys: ['hash'] },
+      { collection: 'users', method: 'findOne', keys: ['_id'] },
+    ]);
+    const indexes = await t.db.collection('svc-sessions').listIndexes().toArray();
+    expect(indexes).toContainEqual(expect.objectContaining({ key: { hash: 1 }, unique: true }));
   });
 });

@@ -37,7 +37,7 @@ export async function requestLink(deps: AuthDeps, input: RequestLinkInput): Prom
     pollToken === undefined
       ? { poll: false }
       : { poll: true, pollHash: pollHash(deps, pollToken), pollState: 'pending' };
-  const { expiresAt } = await issueSecret(
+  const { sent, expiresAt } = await issueSecret(
     deps,
     {
       strategy,
@@ -45,9 +45,11 @@ export async function requestLink(deps: AuthDeps, input: RequestLinkInput): Prom
       hash: (token) => linkHash(deps, token),
       url: (token) => `${deps.options.baseUrl}/auth/magic-link/${token}`,
       extra,
+      // A poll request needs its own poll token: past the quota it is a 429, never an extension.
+      extendable: pollToken === undefined ? { poll: false } : null,
     },
     email,
     input.request,
   );
-  return pollToken === undefined ? { sent: true, expiresAt } : { sent: true, expiresAt, pollToken };
+  return pollToken === undefined ? { sent, expiresAt } : { sent, expiresAt, pollToken };
 }

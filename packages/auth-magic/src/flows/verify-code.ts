@@ -1,9 +1,11 @@
+import { clientKey } from '../client-key';
 import type { AuthCollection } from '../db';
 import type { AuthDeps } from '../deps';
 import { ensureAuthIndexes } from '../deps';
 import { normalizeEmail } from '../email';
 import { AuthError } from '../errors';
 import type { AuthRequest } from '../options';
+import { hitRateLimit } from '../rate-limit';
 import { activeSecrets } from '../secret-store';
 import { type AuthSession, createSession } from '../sessions';
 import { codeHash, codeStrategy } from './strategies';
@@ -16,11 +18,11 @@ export interface VerifyCodeInput {
   request?: AuthRequest;
 }
 
-/** A wrong guess counts against every active code of the address; at `maxAttempts` a code is dead. */
+/** A wrong guess counts against every active code of the address; at `maxGuesses` a code is dead. */
 async function countMiss(
   collection: AuthCollection,
   email: string,
-  maxAttempts: number,
+  maxGuesses: number,
   now: Date,
 ): Promise<void> {
   for (const record of await activeSecrets(collection, email, now)) {
@@ -29,7 +31,7 @@ async function countMiss(
       { $inc: { attempts: 1 } },
       { returnDocument: 'after' },
     );
-    if (typeof after?.attempts === 'number' && after.attempts >= maxAttempts) {
+    if (typeof after?.attempts === 'number' && after.attempts >= maxGuesses) {
       await collection.updateOne({ _id: record._id, state: 'active' }, { $set: { state: 'exhausted' } });
     }
   }
@@ -37,24 +39,34 @@ async function countMiss(
 
 /**
  * `GET /auth/magic-code/:email/:token` and `POST /auth/magic-code/verify` `{ email, code }`:
- * signs in with a code. -> 200 `{ token, user, expiresAt }` (a session). Throws 400
- * `invalid_email`; 401 `invalid_code` (wrong, unknown or dead code; counts an attempt);
- * 410 `token_expired`; 409 `already_used`; 404 `user_not_found`; a `doVerify`/`doRetrieve` abort.
+ * signs in with a code. -> 200 `{ token, user, expiresAt }` (a session). A wrong guess is
+ * charged to the guessing client (`maxAttempts` per address within a code's lifetime, then 429
+ * `too_many_requests` without looking at the code) and to the address's active codes (dead after
+ * `maxGuesses` from all clients), so one stranger's junk guesses do not kill the owner's code.
+ * Throws 400 `invalid_email`; 401 `invalid_code` (wrong, unknown or dead code); 429; 410
+ * `token_expired`; 409 `already_used`; 404 `user_not_found`; a `doVerify`/`doRetrieve` abort.
  */
 export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promise<AuthSession> {
   const strategy = codeStrategy(deps);
   const email = normalizeEmail(input.email);
   await ensureAuthIndexes(deps);
   const collection = deps.db.collection(strategy.collection);
+  const client = clientKey(input.request?.ip ?? '');
+  const guess = await hitRateLimit(deps, 'guess', `${client}\n${email}`, {
+    max: strategy.maxAttempts,
+    windowMs: strategy.expMs,
+  });
   const code = typeof input.code === 'string' ? input.code.trim() : null;
   const record =
     code !== null && code.length === strategy.length && /^\d+$/.test(code)
       ? await collection.findOne({ hash: codeHash(deps, email, code) })
       : null;
   if (record === null || code === null) {
-    await countMiss(collection, email, strategy.maxAttempts, deps.options.clock());
+    await countMiss(collection, email, strategy.maxGuesses, deps.options.clock());
     throw new AuthError('invalid_code', 'Wrong or unknown code');
   }
+  // Not a wrong guess: only misses are charged to the client.
+  await guess.release();
   const user = await verifySecret(deps, {
     strategy,
     collection,
@@ -62,7 +74,7 @@ export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promis
     token: code,
     request: input.request,
     hooks: [strategy.doVerify, strategy.doRetrieve],
-    claimFilter: { attempts: { $lt: strategy.maxAttempts } },
+    claimFilter: { attempts: { $lt: strategy.maxGuesses } },
   });
   return createSession(deps, user);
 }

@@ -37,6 +37,24 @@ describe('resources.user.auth', () => {
     expect(findResource(options, 'posts')).toBeDefined();
   });
 
+  it.each([
+    ['magicLink', 'doVerfy', /unknown option \(known: emailField/],
+    ['magicCode', 'doBeforeRetrieve', /original service's doBeforeRetrieve is doRetrieve here/],
+    ['magicCode', 'pollInterval', /unknown option/],
+  ])('refuses the unknown key %s.%s with invalid_config naming it', (strategy, key, message) => {
+    const auth = { [strategy]: { [key]: async () => undefined } };
+    const error = optionError({ ...base, resources: { user: { auth } } });
+    expect(error).toMatchObject({ code: 'invalid_config', option: `resources.user.auth.${strategy}.${key}` });
+    expect(error.message).toMatch(message);
+  });
+
+  it('takes sendTimeout and isBlocked under resources.user.auth', () => {
+    const isBlocked = () => false;
+    const auth = { magicCode: {}, sendTimeout: '5s', isBlocked };
+    const options = resolveStoreOptions({ ...base, resources: { user: { auth } } });
+    expect(authOptionsOf(options)).toMatchObject({ sendTimeoutMs: 5000, isBlocked });
+  });
+
   it('applies resources.user.population to the user resource under its routed name', () => {
     const options = resolveStoreOptions({
       ...base,

@@ -14,6 +14,8 @@ const AUTH_KEYS = [
   'sessionsCollection',
   'rateLimit',
   'mailer',
+  'sendTimeout',
+  'isBlocked',
   'clock',
 ] as const satisfies readonly (keyof AuthOptions)[];
 

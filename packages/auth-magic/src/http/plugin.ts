@@ -12,7 +12,7 @@ import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
 import { AUTH_ERROR_CODES } from '../error-codes';
 import type { ResolvedAuthOptions } from '../resolved-options';
 import { sessionTokenFromHeaders } from '../session-http';
-import { findSession } from '../sessions';
+import { findSession, revokeUserSessions } from '../sessions';
 import { createAuthContext } from './context';
 import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
 import { authRouteFor, matchAuthRoute } from './route-table';
@@ -64,9 +64,15 @@ function runtime(deps: AuthDeps, bodyLimit: number): PluginRuntime {
 /** The plugin as resolved for one store: a `PluginInstance` that also shows its resolved options. */
 export interface MagicAuthInstance extends PluginInstance {
   readonly options: ResolvedAuthOptions;
+  /**
+   * Ends every session of the user at once (see `revokeUserSessions`); how many there were.
+   * Rejects before the store's storage is open.
+   */
+  revokeUserSessions(userId: unknown): Promise<number>;
 }
 
 function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthInstance {
+  let started: AuthDeps | null = null;
   const managedFields = [...new Set([options.magicLink?.emailField, options.magicCode?.emailField])];
   return {
     options,
@@ -85,7 +91,12 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
     async start(db: StoreDb) {
       const deps = createAuthDeps(db, options);
       await ensureAuthIndexes(deps);
+      started = deps;
       return runtime(deps, bodyLimit);
+    },
+    async revokeUserSessions(userId: unknown) {
+      if (started === null) throw new Error('@store/auth-magic: the store has not started yet');
+      return revokeUserSessions(started, userId);
     },
   };
 }

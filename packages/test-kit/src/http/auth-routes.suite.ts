@@ -122,14 +122,29 @@ function exposureTests(start: Start): void {
 }
 
 function abuseTests(start: Start): void {
-  it('answers 429 too_many_requests with Retry-After past the per-address limit, sending nothing', async () => {
+  it('past the per-address quota extends the newest live code (202 sent: false), sending nothing', async () => {
     const api = await startAuth(start, { auth: { rateLimit: { perAddress: { max: 2, window: '1 hour' } } } });
     for (let i = 0; i < 2; i += 1) {
       expect((await api.send('POST', '/auth/magic-code/', { json: { email: ADA } })).status).toBe(202);
     }
+    const mails = api.mailbox.count();
+    const again = await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    expect(again.status).toBe(202);
+    expect(again.json).toEqual({ sent: false, expiresAt: expect.any(String) });
+    expect(api.mailbox.count()).toBe(mails);
+    // Code requests do not use up the link quota.
+    expect((await api.send('POST', '/auth/magic-link/', { json: { email: ADA } })).status).toBe(202);
+  });
+
+  it('answers 429 too_many_requests with Retry-After past the per-address quota when no code is live', async () => {
+    const api = await startAuth(start, { auth: { rateLimit: { perAddress: { max: 2, window: '1 hour' } } } });
+    for (let i = 0; i < 2; i += 1) {
+      expect((await api.send('POST', '/auth/magic-code/', { json: { email: ADA } })).status).toBe(202);
+    }
+    api.advance(10 * 60_000 + 1);
     const before = await api.snapshot();
     const mails = api.mailbox.count();
-    const refused = await api.send('POST', '/auth/magic-link/', { json: { email: ADA } });
+    const refused = await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
     expectProblem(refused, 429, 'too_many_requests');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await api.snapshot()).toEqual(before);

@@ -99,15 +99,25 @@ function codeRefusalTests(start: Start): void {
     expect((await verify(api, code)).status).toBe(200);
   });
 
-  it('answers 401 invalid_code to the right code once maxAttempts misses exhausted it', async () => {
+  it('answers 429 to a client past maxAttempts misses, without looking at its guess', async () => {
     const { api, code } = await sent({ magicCode: { maxAttempts: 2 } });
-    await verify(api, wrong(code));
-    await verify(api, wrong(code));
+    expectProblem(await verify(api, wrong(code)), 401, 'invalid_code');
+    expectProblem(await verify(api, wrong(code)), 401, 'invalid_code');
     const before = await api.snapshot();
-    expectProblem(await verify(api, code), 401, 'invalid_code');
+    const refused = await verify(api, code);
+    expectProblem(refused, 429, 'too_many_requests');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await api.snapshot()).toEqual(before);
     expect(before.users).toEqual([]);
     expect(before['svc-sessions']).toEqual([]);
+  });
+
+  it('answers 401 invalid_code to the right code once maxGuesses misses exhausted it', async () => {
+    const { api, code } = await sent({ magicCode: { maxAttempts: 2, maxGuesses: 2 } });
+    await verify(api, wrong(code));
+    await verify(api, wrong(code));
+    const codes = await api.db.collection('svc-magic-codes').find({}).toArray();
+    expect(codes).toMatchObject([{ state: 'exhausted', attempts: 2 }]);
   });
 
   it('answers 410 token_expired past exp, changing nothing', async () => {
