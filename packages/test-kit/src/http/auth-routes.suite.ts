@@ -79,6 +79,26 @@ function exposureTests(start: Start): void {
     expect(await api.db.collection('users').countDocuments({})).toBe(2);
   });
 
+  it('refuses every session of a user once blocked: they cannot unblock themselves', async () => {
+    const api = await startAuth(start);
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const verified = await api.send('POST', '/auth/magic-code/verify', {
+      json: { email: ADA, code: api.mailbox.codeTo(ADA) },
+    });
+    const path = `/users/${field(verified.json, 'user', '_id')}`;
+    const headers = bearer(asString(field(verified.json, 'token')));
+    await api.db.collection('users').updateOne({ email: ADA }, { $set: { blocked: true } });
+    expectProblem(await api.send('PATCH', path, { json: { blocked: false }, headers }), 401, 'unauthorized');
+    expectProblem(await api.send('GET', '/auth/session', { headers }), 401, 'unauthorized');
+    expect(await api.db.collection('users').findOne({ email: ADA })).toMatchObject({ blocked: true });
+    expect(await api.db.collection('svc-sessions').countDocuments({})).toBe(0);
+    await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
+    const again = await api.send('POST', '/auth/magic-code/verify', {
+      json: { email: ADA, code: api.mailbox.codeTo(ADA) },
+    });
+    expectProblem(again, 403, 'account_blocked');
+  });
+
   it('lets a user rename themselves but never change the e-mail address they sign in with', async () => {
     const api = await startAuth(start);
     await api.send('POST', '/auth/magic-code/', { json: { email: ADA } });
