@@ -82,9 +82,9 @@ export interface MagicCodeOptions extends MagicStrategyOptions {
   maxGuesses?: number;
 }
 
-/** A fixed-window send limit. */
+/** A sliding-window limit: at most `max` within any `window`. */
 export interface RateLimitRule {
-  /** Sends allowed per window. */
+  /** Hits allowed within any window. */
   max?: number;
   /** Window length (`ms` string, natural language or milliseconds). */
   window?: DurationInput;
@@ -94,9 +94,13 @@ export interface RateLimitRule {
 export interface RateLimitOptions {
   /** @default 'svc-rate-limits' */
   collection?: string;
-  /** Per address; `null` disables it. @default { max: 5, window: '1 hour' } */
+  /**
+   * Mail sent per address, for codes and for links each (a failed send is not counted); past it
+   * the newest live secret is extended instead, or 429 without one. `null` disables it.
+   * @default { max: 5, window: '1 hour' }
+   */
   perAddress?: RateLimitRule | null;
-  /** Per client IP; `null` disables it. @default { max: 30, window: '1 minute' } */
+  /** Requests per client (IPv4 address, IPv6 /64); `null` disables it. @default { max: 30, window: '1 minute' } */
   perIp?: RateLimitRule | null;
 }
 
