@@ -19,6 +19,7 @@ import type { Point } from './geo-types';
 import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
 import { mod } from './mod-operator';
+import { $all, $regex } from './regex-operators';
 import { COMPARISON_OPERATORS } from './query-operators';
 import { textMatcher } from './text-search';
 import { setOwn } from './values';
@@ -112,12 +113,15 @@ function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Co
     $mod: mod,
     $in,
     $nin,
+    // Regexes run by RE2 in linear time, never by RegExp's backtracking (see linear-regex.ts).
+    $regex,
+    $all,
     [TEXT_OPERATOR]: text,
     [CAPTURE_OPERATOR]: capture,
     // MongoDB's comparison order and type rules (`$eq`, `$ne`, ranges, `$type`, `$all`), last so they win.
     ...COMPARISON_OPERATORS,
   };
-  // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod` is replaced.
+  // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod`, `$in`, `$nin`, `$regex`, `$all` are replaced.
   return Context.init({
     query: { ...queryOperators, ...operators } as unknown as QueryOps,
     expression: expressionOperators as unknown as ExpressionOps,

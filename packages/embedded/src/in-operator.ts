@@ -5,7 +5,7 @@
  * exactly mingo's semantics: the field resolved the same way, a missing or null field
  * matching a `null` member, any element of an array matching, string members compared by
  * value, numbers by value (`1` never matches `"1"`), ObjectIds by hex, Dates by time, regex
- * members testing strings. Operands this does not reproduce exactly (sub-documents, arrays,
+ * members testing strings (run by RE2, see `linear-regex.ts`). Operands this does not reproduce exactly (sub-documents, arrays,
  * other BSON types, stateful `g`/`y` patterns, invalid Dates, a non-array) go to mingo's.
  */
 
@@ -14,6 +14,7 @@ import type { ObjectId } from 'bson';
 import * as queryOperators from 'mingo/operators/query';
 import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import { linearMembers, linearRegExp } from './linear-regex';
 import { isObjectId } from './values';
 
 /** A mingo query operator, options included (they are passed through to mingo's fallback). */
@@ -54,7 +55,7 @@ function addMember(lookup: InLookup, member: unknown): boolean {
   else if (member === null) lookup.hasNull = true;
   else if (isObjectId(member)) lookup.unfiledObjectIds.push(member);
   else if (isValidDate(member)) lookup.dates.add(member.getTime());
-  else if (isStatelessPattern(member)) lookup.patterns.push(member);
+  else if (isStatelessPattern(member)) lookup.patterns.push(linearRegExp(member));
   else return false;
   return true;
 }
@@ -113,13 +114,13 @@ export function inMatches(lookup: InLookup, resolved: unknown): boolean {
 /** `{ field: { $in: [...] } }`. */
 export const $in: QueryOperator = (selector, operand, options) => {
   const lookup = inLookup(operand);
-  if (!lookup) return mingoIn(selector, operand, options);
+  if (!lookup) return mingoIn(selector, linearMembers(operand), options);
   return (doc) => inMatches(lookup, resolve(doc as ArrayOrObject, selector, RESOLVE));
 };
 
 /** `{ field: { $nin: [...] } }`: the negation of `$in`, as in mingo. */
 export const $nin: QueryOperator = (selector, operand, options) => {
   const lookup = inLookup(operand);
-  if (!lookup) return mingoNin(selector, operand, options);
+  if (!lookup) return mingoNin(selector, linearMembers(operand), options);
   return (doc) => !inMatches(lookup, resolve(doc as ArrayOrObject, selector, RESOLVE));
 };

@@ -1,9 +1,18 @@
 /**
  * Regex syntax both engines read alike. MongoDB matches with PCRE2 (UTF mode, no UCP), the
- * embedded engine with JavaScript's RegExp (no `u` flag). {@link portablePattern} rewrites
- * the few everyday constructs whose meaning differs into a form both read the same, and
- * refuses the rest, naming the construct and what to write instead.
+ * embedded engine with RE2 (re2js, linear time), and the pattern is also carried as a
+ * JavaScript RegExp (no `u` flag) through filters, so it must parse there too.
+ * {@link portablePattern} rewrites the few everyday constructs whose meaning differs into a
+ * form all read the same, and refuses the rest, naming the construct and what to write
+ * instead: `unsafe_regex` for what RE2 cannot run (backreferences, lookarounds, atomic groups,
+ * possessive quantifiers, recursion), `invalid_query` for what the engines read differently.
  */
+
+/** Why a construct is refused: RE2 cannot run it, or the engines read it differently. */
+export type RefusalCode = 'unsafe_regex' | 'invalid_query';
+
+/** Suffix of a refusal for a construct RE2 cannot run in linear time. */
+const NOT_LINEAR = 'which RE2 (linear-time matching) cannot run';
 
 /** Escapes PCRE and JavaScript read differently (or one of them refuses), by the letter after `\`. */
 const REFUSED_ESCAPES: Readonly<Record<string, string>> = {
@@ -26,54 +35,57 @@ const REFUSED_ESCAPES: Readonly<Record<string, string>> = {
   C: 'is one code unit in PCRE but a literal "C" in JavaScript',
   e: 'is the escape character in PCRE but a literal "e" in JavaScript: use \\x1B',
   a: 'is the bell character in PCRE but a literal "a" in JavaScript: use \\x07',
-  g: 'is a backreference in PCRE but a literal "g" in JavaScript',
-  k: 'is a named backreference: PCRE fails where the group took no part in the match, JavaScript matches the empty string',
+  g: `is a backreference, ${NOT_LINEAR}`,
+  k: `is a named backreference, ${NOT_LINEAR}`,
   o: 'is an octal escape in PCRE but a literal "o" in JavaScript: use \\xHH',
   u: 'is refused by PCRE2 (MongoDB error 51091): write the character itself or \\xHH',
 };
 
-/** Why `\<digit>` is refused: backreferences and octal escapes. */
-const DIGIT_ESCAPE =
-  'is a backreference or an octal escape: PCRE fails where the group took no part in the match and JavaScript matches the empty string (or reads a literal); repeat the group instead, or use \\xHH';
+/** Escapes refused as `unsafe_regex`, by the letter after `\`. */
+const NOT_LINEAR_ESCAPES = new Set(['g', 'k']);
+
+/** Why `\1`-`\9` is refused. */
+const BACKREFERENCE = `is a backreference, ${NOT_LINEAR}: repeat the group instead`;
+
+/** Why `\0` followed by a digit is refused. */
+const OCTAL_ESCAPE = 'is an octal escape, read differently by PCRE, RE2 and JavaScript: use \\xHH';
 
 /** Why any other escaped letter is refused. */
 const OTHER_ESCAPE = 'is an error in PCRE but a literal letter in JavaScript: drop the backslash';
 
+/** `(?` constructs, by the text after `(?`, that RE2 cannot run (`unsafe_regex`). */
+const NOT_LINEAR_GROUPS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^</, `is a lookbehind, ${NOT_LINEAR}`],
+  [/^[=!]/, `is a lookahead, ${NOT_LINEAR}`],
+  [/^>/, `is an atomic group, ${NOT_LINEAR}`],
+  [/^[R&+\d]/, `is a subroutine call or recursion, ${NOT_LINEAR}`],
+  [/^\(/, `is a conditional group, ${NOT_LINEAR}`],
+];
+
 /** `(?` constructs, by the text after `(?`, that only PCRE reads. */
 const REFUSED_GROUPS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^>/, 'is an atomic group, which JavaScript does not have'],
   [/^[imsxnUJ^-]/, 'sets inline flags, which JavaScript does not have: pass flags in the flags argument'],
   [/^#/, 'is a comment group, which JavaScript does not have: use the x flag and #'],
   [/^\|/, 'is a branch-reset group, which JavaScript does not have'],
   [/^[P']/, 'is a PCRE-only named group: write (?<name>...)'],
-  [/^[R&+\d]/, 'is a subroutine call, which JavaScript does not have'],
-  [/^\(/, 'is a conditional group, which JavaScript does not have'],
   [/^C/, 'is a callout, which JavaScript does not have'],
 ];
 
-/** The groups both read alike, by the text after `(`. */
-const GROUP_OPENINGS: ReadonlyArray<readonly [RegExp, GroupKind]> = [
-  [/^\?:/, 'plain'],
-  [/^\?[=!]/, 'ahead'],
-  [/^\?<[=!]/, 'behind'],
-  [/^\?<[A-Za-z_][A-Za-z0-9_]{0,31}>/, 'plain'],
-];
-
-type GroupKind = 'plain' | 'ahead' | 'behind';
+/** The groups all read alike, by the text after `(`. */
+const GROUP_OPENINGS: readonly RegExp[] = [/^\?:/, /^\?<[A-Za-z_][A-Za-z0-9_]{0,31}>/];
 
 /**
- * Constructs rewritten so both engines read them alike. PCRE's `\s` is ASCII white space,
- * JavaScript's adds Unicode spaces; PCRE's `.` stops only at `\n`, JavaScript's also at `\r`,
- * U+2028 and U+2029; PCRE's `$` also matches before a final newline, and with `m` its `^` and
- * `$` see only `\n` as a line break.
+ * Constructs rewritten so all engines read them alike. PCRE's `\s` holds the vertical tab,
+ * RE2's does not, JavaScript's adds Unicode spaces; PCRE's and RE2's `.` stop only at `\n`,
+ * JavaScript's also at `\r`, U+2028 and U+2029. PCRE's `$` (without `m`) also matches before
+ * a final newline, RE2's only at the end: the store's `$` is the end, `\z` in both. With `m`,
+ * `^` and `$` stay as they are and `m` stays a flag: both see only `\n` as a line break.
  */
 const SPACE = '\\t\\n\\x0B\\f\\r ';
 const REWRITES = {
   dot: '[^\\n]',
   dotAll: '[\\s\\S]',
-  end: '(?![\\s\\S])',
-  lineEnd: '(?=\\n|(?![\\s\\S]))',
-  lineStart: '(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))',
+  end: '\\z',
   space: `[${SPACE}]`,
   notSpace: `[^${SPACE}]`,
 } as const;
@@ -82,8 +94,8 @@ const REWRITES = {
 const SAME_ESCAPES = new Set(['d', 'D', 'w', 'W', 'b', 'B', 't', 'n', 'f', 'r']);
 const SAME_IN_CLASS = new Set(['d', 'w', 'b', 't', 'n', 'f', 'r']);
 
-/** Largest `{n,m}` bound PCRE accepts. */
-const MAX_REPEAT = 65_535;
+/** Largest `{n,m}` bound RE2 accepts (PCRE takes up to 65,535). */
+const MAX_REPEAT = 1000;
 
 /** Which flags the pattern is rewritten under. */
 interface PatternFlags {
@@ -92,10 +104,17 @@ interface PatternFlags {
   multiline: boolean;
 }
 
-class Refused extends Error {}
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly code: RefusalCode,
+  ) {
+    super(message);
+  }
+}
 
-function refuse(construct: string, why: string): never {
-  throw new Refused(`${construct} ${why}`);
+function refuse(construct: string, why: string, code: RefusalCode = 'invalid_query'): never {
+  throw new Refused(`${construct} ${why}`, code);
 }
 
 /** State of one scan over a pattern. */
@@ -104,27 +123,39 @@ interface Scan {
   readonly flags: PatternFlags;
   i: number;
   out: string;
-  /** `out` with zero-width rewrites and lookbehinds in plain form, for the ReDoS check (`safe-regex2` cannot parse lookbehinds). */
-  shape: string;
   /** Whether the last item can take a quantifier. */
   repeatable: boolean;
-  groups: GroupKind[];
+  /** How many times the last item repeats its innermost part through nested `{n,m}` (RE2 takes 1000). */
+  lastRepeat: number;
+  /** The largest such count inside the pattern, then inside each open group. */
+  repeats: number[];
 }
 
-function emit(s: Scan, text: string, shape = text): void {
+/** Records the nested repeat count of the item just scanned. */
+function repeated(s: Scan, count: number): void {
+  s.lastRepeat = count;
+  const top = s.repeats.length - 1;
+  s.repeats[top] = Math.max(s.repeats[top] ?? 1, count);
+}
+
+function emit(s: Scan, text: string): void {
   s.out += text;
-  s.shape += shape;
 }
-
-const insideBehind = (s: Scan) => s.groups.includes('behind');
 
 /** `\x`: the escape at `s.i` (outside a class), translated. */
 function translateEscape(s: Scan, inClass: boolean): string {
   const c = s.p[s.i + 1] ?? '';
   const construct = `\\${c}`;
   s.i += 2;
+  if (/[^\x21-\x7e]/.test(c))
+    refuse(
+      construct,
+      'escapes a character that is not ASCII punctuation, which RE2 refuses: drop the backslash',
+    );
   if (!/[A-Za-z0-9]/.test(c)) return construct;
   if (c === 's') return inClass ? SPACE : REWRITES.space;
+  // Backspace inside a class in PCRE and JavaScript; RE2 has no `[\b]`.
+  if (c === 'b' && inClass) return '\\x08';
   if (c === 'S')
     return inClass
       ? refuse('\\S inside [...]', 'has no portable form: list the characters')
@@ -140,13 +171,18 @@ function translateEscape(s: Scan, inClass: boolean): string {
     const letter = s.p[s.i] ?? '';
     if (!/^[A-Za-z]$/.test(letter)) refuse('\\c', 'must be followed by a letter');
     s.i += 1;
-    return construct + letter;
+    // RE2 has no \c: the control character it names, as \xHH.
+    return `\\x${(letter.toUpperCase().charCodeAt(0) % 32).toString(16).toUpperCase().padStart(2, '0')}`;
   }
-  if (c === '0' && !/[0-9]/.test(s.p[s.i] ?? '')) return construct;
-  if (/[0-9]/.test(c)) return refuse(construct, DIGIT_ESCAPE);
+  if (c === '0') {
+    if (!/[0-9]/.test(s.p[s.i] ?? '')) return construct;
+    return refuse(construct, OCTAL_ESCAPE);
+  }
+  if (/[0-9]/.test(c)) return refuse(construct, BACKREFERENCE, 'unsafe_regex');
   return refuse(
     construct,
     REFUSED_ESCAPES[c] ?? (inClass && /[DWB]/.test(c) ? 'inside [...] has no portable form' : OTHER_ESCAPE),
+    NOT_LINEAR_ESCAPES.has(c) ? 'unsafe_regex' : 'invalid_query',
   );
 }
 
@@ -182,34 +218,35 @@ function characterClass(s: Scan): void {
       s.i += 1;
     }
   }
+  if (s.i >= s.p.length) refuse(s.p.slice(start, start + 2), 'opens a class [...] that is never closed');
   emit(s, `${out}]`);
   s.i += 1;
   s.repeatable = true;
+  s.lastRepeat = 1;
 }
 
-/** `(`: a group both read alike, or a refusal naming the construct. */
+/** `(`: a group all read alike, or a refusal naming the construct. */
 function openGroup(s: Scan): void {
   const rest = s.p.slice(s.i + 1);
   if (rest.startsWith('*'))
-    refuse(`(${rest.slice(0, 5)}`, 'is a PCRE verb or option, which JavaScript does not have');
-  let kind: GroupKind = 'plain';
+    refuse(`(${rest.slice(0, 5)}`, 'is a PCRE verb or option, which RE2 and JavaScript do not have');
   let opening = '(';
   if (rest.startsWith('?')) {
-    const known = GROUP_OPENINGS.find(([re]) => re.test(rest));
+    const known = GROUP_OPENINGS.find((re) => re.test(rest));
     if (!known) {
       const after = rest.slice(1);
+      const linear = NOT_LINEAR_GROUPS.find(([re]) => re.test(after));
+      if (linear) refuse(`(?${/^<[=!]?|^./.exec(after)?.[0] ?? ''}`, linear[1], 'unsafe_regex');
       const why = REFUSED_GROUPS.find(([re]) => re.test(after))?.[1];
       const shown = /^[imsxnUJ^-]/.test(after)
         ? (/^[^):]*[):]?/.exec(after) as RegExpExecArray)[0]
         : after.slice(0, 1);
       refuse(`(?${shown}`, why ?? 'is not a group JavaScript reads');
     }
-    const [re, k] = known as readonly [RegExp, GroupKind];
-    kind = k;
-    opening += (rest.match(re) as RegExpMatchArray)[0];
+    opening += (rest.match(known) as RegExpMatchArray)[0];
   }
-  s.groups.push(kind);
-  emit(s, opening, kind === 'behind' ? '(?:' : opening);
+  emit(s, opening);
+  s.repeats.push(1);
   s.i += opening.length;
   s.repeatable = false;
 }
@@ -224,16 +261,22 @@ function quantifier(s: Scan): void {
       refuse('{', 'that starts no {n}, {n,} or {n,m} is read differently by PCRE and JavaScript: write \\{');
     }
     if (Number(m[1]) > MAX_REPEAT || Number(m[3] ?? 0) > MAX_REPEAT)
-      refuse(m[0], `exceeds ${MAX_REPEAT}, the largest repeat PCRE takes`);
+      refuse(m[0], `exceeds ${MAX_REPEAT}, the largest repeat RE2 takes`);
     q = m[0];
-    if (insideBehind(s) && m[2] !== undefined)
-      refuse(`${q} inside (?<=...)`, 'makes a lookbehind of variable length, which PCRE refuses');
-  } else if (insideBehind(s)) {
-    refuse(`${c} inside (?<=...)`, 'makes a lookbehind of variable length, which PCRE refuses');
+    // RE2 also refuses nested repeats past 1000 in all (it counts the maximum, else the minimum).
+    const count = Number(m[3] || m[1]);
+    const nested = count > 0 ? count * s.lastRepeat : s.lastRepeat;
+    if (nested > MAX_REPEAT)
+      refuse(
+        m[0],
+        `repeats a part already repeated, ${nested} times in all: ${NOT_LINEAR} past ${MAX_REPEAT}`,
+        'unsafe_regex',
+      );
+    repeated(s, nested);
   }
   if (!s.repeatable) refuse(q, 'follows nothing that can repeat (an anchor, an assertion or the start)');
   s.i += q.length;
-  if (s.p[s.i] === '+') refuse(`${q}+`, 'is a possessive quantifier, which JavaScript does not have');
+  if (s.p[s.i] === '+') refuse(`${q}+`, `is a possessive quantifier, ${NOT_LINEAR}`, 'unsafe_regex');
   if (s.p[s.i] === '?') {
     q += '?';
     s.i += 1;
@@ -250,15 +293,17 @@ function item(s: Scan): void {
     const assertion = /[bB]/.test(p[s.i + 1] ?? '');
     emit(s, translateEscape(s, false));
     s.repeatable = !assertion;
+    s.lastRepeat = 1;
   } else if (c === '[') {
     characterClass(s);
   } else if (c === '(') {
     openGroup(s);
   } else if (c === ')') {
-    const kind = s.groups.pop();
     emit(s, c);
     s.i += 1;
-    s.repeatable = kind === 'plain';
+    s.repeatable = true;
+    // An unmatched `)` is left for the syntax check, which refuses it.
+    repeated(s, (s.repeats.length > 1 ? s.repeats.pop() : 1) ?? 1);
   } else if ('*+?{'.includes(c)) {
     quantifier(s);
   } else if (flags.extended && /\s/.test(c)) {
@@ -268,9 +313,9 @@ function item(s: Scan): void {
   } else {
     const code = c.charCodeAt(0);
     const width = code >= 0xd800 && code <= 0xdbff ? 2 : 1;
-    const rewrite = literal(s, c);
-    emit(s, rewrite ?? p.slice(s.i, s.i + width), c === '^' || c === '$' ? c : undefined);
+    emit(s, literal(flags, c) ?? p.slice(s.i, s.i + width));
     s.repeatable = !'|^$'.includes(c);
+    s.lastRepeat = 1;
     s.i += width;
     if (width === 2 && /^[*+?{]/.test(p.slice(s.i))) {
       refuse(
@@ -281,36 +326,29 @@ function item(s: Scan): void {
   }
 }
 
-/** The rewrite of `.`, `^`, `$` under the flags; `undefined` for a character copied as it is. */
-function literal(s: Scan, c: string): string | undefined {
-  const { flags } = s;
+/** The rewrite of `.` and `$` under the flags; `undefined` for a character copied as it is. */
+function literal(flags: PatternFlags, c: string): string | undefined {
   if (c === '.') return flags.dotAll ? REWRITES.dotAll : REWRITES.dot;
-  if (c === '$') return flags.multiline ? REWRITES.lineEnd : REWRITES.end;
-  if (c === '^') return flags.multiline ? REWRITES.lineStart : '^';
-  if (c === '|' && s.groups.indexOf('behind') >= 0 && s.groups.at(-1) !== 'behind') {
-    refuse(
-      '| inside a group inside (?<=...)',
-      'makes a lookbehind of variable length, which PCRE refuses: split it into top-level alternatives',
-    );
-  }
+  if (c === '$' && !flags.multiline) return REWRITES.end;
   return undefined;
 }
 
 /**
- * `pattern` with `x`, `s` and `m` applied and `.`, `^`, `$`, `\s`, `\S` rewritten, so that
- * PCRE (MongoDB) and JavaScript (the embedded engine) match the same strings with at most the
- * `i` flag; or, for a construct they read differently, the reason to refuse it (naming it).
+ * `pattern` with `x` and `s` applied and `.`, `$`, `\s`, `\S` rewritten, so that PCRE
+ * (MongoDB) and RE2 (the embedded engine) match the same strings with at most the `i` and `m`
+ * flags; or, for a construct they read differently or RE2 cannot run, the reason to refuse it
+ * (naming it) and the error code.
  */
 export function portablePattern(
   pattern: string,
   flags: PatternFlags,
-): { source: string; shape: string } | { refused: string } {
-  const s: Scan = { p: pattern, flags, i: 0, out: '', shape: '', repeatable: false, groups: [] };
+): { source: string } | { refused: string; code: RefusalCode } {
+  const s: Scan = { p: pattern, flags, i: 0, out: '', repeatable: false, lastRepeat: 1, repeats: [1] };
   try {
     while (s.i < pattern.length) item(s);
   } catch (error) {
-    if (error instanceof Refused) return { refused: error.message };
+    if (error instanceof Refused) return { refused: error.message, code: error.code };
     throw error;
   }
-  return { source: s.out, shape: s.shape };
+  return { source: s.out };
 }

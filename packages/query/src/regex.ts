@@ -3,11 +3,11 @@ import { LIMITS } from './limits';
 import { fail } from './query-error';
 import { portablePattern } from './regex-syntax';
 
-/** A validated regex in the form both MongoDB and the embedded engine read identically. */
+/** A validated regex in the form MongoDB (PCRE) and the embedded engine (RE2) read identically. */
 export interface SafeRegex {
-  /** Pattern with `x`, `s` and `m` applied by {@link portablePattern}, so only `i` remains as a flag. */
+  /** Pattern with `x` and `s` applied by {@link portablePattern}, so only `i` and `m` remain as flags. */
   source: string;
-  /** `'i'` or `''`. */
+  /** A subset of `'im'`. */
   flags: string;
 }
 
@@ -20,10 +20,15 @@ export function escapeRegex(value: string): string {
 }
 
 /**
- * Validates a user regex: at most 256 characters and accepted by `safe-regex2`
- * (`unsafe_regex`), flags a subset of `imsx` without repeats, no NUL, valid syntax, no
- * construct PCRE (MongoDB) and JavaScript (the embedded engine) read differently
- * (`invalid_query`, naming the construct).
+ * Validates a user regex: at most 256 characters, no construct RE2 cannot run in linear time
+ * (backreferences, lookarounds, ...) and accepted by `safe-regex2` (`unsafe_regex`); flags a
+ * subset of `imsx` without repeats, no NUL, valid syntax, no construct PCRE (MongoDB) and RE2
+ * (the embedded engine) read differently (`invalid_query`, naming the construct).
+ *
+ * `safe-regex2` stays although the embedded engine matches in linear time: MongoDB's PCRE
+ * backtracks, and a nested quantifier such as `(a+)+$` would hold a MongoDB thread until
+ * `maxTimeMS`. It catches only star height above one, so the other exponential and
+ * polynomial shapes (`(a|a)*$`, `.*.*=`) still reach PCRE, bounded there by `maxTimeMS`.
  */
 export function checkRegex(pattern: string, flags: string, parameter: string): SafeRegex {
   if (pattern.length > LIMITS.regexLength) {
@@ -39,14 +44,13 @@ export function checkRegex(pattern: string, flags: string, parameter: string): S
     multiline: flags.includes('m'),
   });
   if ('refused' in portable) {
-    fail('invalid_query', parameter, `${parameter}: in the regex, ${portable.refused}`);
+    fail(portable.code, parameter, `${parameter}: in the regex, ${portable.refused}`);
   }
   const { source } = portable;
-  const jsFlags = flags.includes('i') ? 'i' : '';
+  const kept = `${flags.includes('i') ? 'i' : ''}${flags.includes('m') ? 'm' : ''}`;
   let shape: RegExp;
   try {
-    new RegExp(source, jsFlags);
-    shape = new RegExp(portable.shape, jsFlags);
+    shape = new RegExp(source, kept);
   } catch {
     return fail('invalid_query', parameter, `${parameter}: invalid regular expression`);
   }
@@ -57,7 +61,7 @@ export function checkRegex(pattern: string, flags: string, parameter: string): S
       `${parameter}: regex may backtrack catastrophically (nested quantifiers)`,
     );
   }
-  return { source, flags: jsFlags };
+  return { source, flags: kept };
 }
 
 /** `{ $regex, $options? }` for a validated regex. */

@@ -3,10 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { compileQuery } from '../src/index';
 import { POSTS } from './fixtures';
 
+/**
+ * The compiled filter with its regexes in JavaScript syntax, for mingo's RegExp: the compiler
+ * writes the end of the text as `\z` (PCRE and RE2 syntax), which JavaScript spells `$`.
+ */
+function inJavaScript(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\\z', '$');
+  if (value instanceof RegExp) return new RegExp(inJavaScript(value.source) as string, value.flags);
+  if (Array.isArray(value)) return value.map(inJavaScript);
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    ![Object.prototype, null].includes(Object.getPrototypeOf(value))
+  )
+    return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inJavaScript(v)]));
+}
+
 /** Runs a compiled query over the fixtures the way a collection.find() would. */
 function run(query: string): unknown[] {
   const c = compileQuery(query);
-  let cursor = new Query(c.filter).find(POSTS, c.projection);
+  let cursor = new Query(inJavaScript(c.filter) as Record<string, unknown>).find(POSTS, c.projection);
   if (c.sort) cursor = cursor.sort(c.sort);
   return cursor.skip(c.skip).limit(c.limit).all();
 }

@@ -256,10 +256,7 @@ export function queryTests(start: Start): void {
       ['\\h', regex('A\\hnn'), '\\h'],
       ['\\p{L}', regex('\\p{L}'), '\\p'],
       ['\\Q...\\E', regex('\\QAnn\\E'), '\\Q'],
-      ['a possessive quantifier', regex('An++'), '++'],
-      ['an atomic group', regex('(?>Ann)'), '(?>'],
       ['inline flags', regex('(?i)ann'), '(?i)'],
-      ['a backreference', regex('(n)\\1'), '\\1'],
       ['an escaped letter PCRE refuses', regex('\\yAnn'), '\\y'],
       ['$regex in $query', raw({ $regex: '\\u0041nn' }), '\\u'],
       ['$not with a regex', raw({ $not: { $regex: '\\Z' } }), '\\Z'],
@@ -270,6 +267,21 @@ export function queryTests(start: Start): void {
       const api = await people();
       const reply = await api.get(`/people?${query}`);
       expectProblem(reply, 400, 'invalid_query');
+      expect(field(reply.json, 'detail')).toContain(`in the regex, ${construct}`);
+    });
+
+    it.each([
+      ['a possessive quantifier', regex('An++'), '++ is a possessive quantifier'],
+      ['an atomic group', regex('(?>Ann)'), '(?> is an atomic group'],
+      ['a backreference', regex('(n)\\1'), '\\1 is a backreference'],
+      ['a lookahead', regex('A(?=nn)'), '(?= is a lookahead'],
+      ['a lookbehind in $query', raw({ $regex: '(?<=A)nn' }), '(?<= is a lookbehind'],
+      ['a negative lookahead under $not', raw({ $not: { $regex: 'A(?!x)' } }), '(?! is a lookahead'],
+      ['a backreference in a regex member of $in', raw({ $in: [bson('(A)\\1')] }), '\\1 is a backreference'],
+    ])('regex RE2 cannot run in linear time: %s', async (_, query, construct) => {
+      const api = await people();
+      const reply = await api.get(`/people?${query}`);
+      expectProblem(reply, 400, 'unsafe_regex');
       expect(field(reply.json, 'detail')).toContain(`in the regex, ${construct}`);
     });
 
@@ -292,5 +304,55 @@ export function queryTests(start: Start): void {
       expect(reply.status, reply.text).toBe(200);
       expect(ids(reply)).toEqual(expected);
     });
+  });
+
+  describe('a regex cannot stall the server (linear-time matching)', () => {
+    const enc = encodeURIComponent;
+    const evil = `${'a'.repeat(30)}!`;
+    const bson = (pattern: string) => ({ $regularExpression: { pattern, options: '' } });
+    const raw = (condition: unknown, field = 'name') =>
+      `$query=${enc(JSON.stringify({ [field]: condition }))}`;
+    const stall = async () => {
+      const api = await start();
+      await api.seed('people', [
+        { _id: 1, name: evil, tags: [evil] },
+        { _id: 2, name: 'b', tags: ['b'] },
+        { _id: 3, name: '1111111111111111111111111111111!', tags: [] },
+      ]);
+      return api;
+    };
+
+    // Over these 30 characters a backtracking engine runs for minutes; RE2 answers at once.
+    it.each([
+      ['$regex (a|a)*$', `$regex=${enc(JSON.stringify(['name', '^(a|a)*$', '']))}`, []],
+      ['$regex (w|d)+$', `$regex=${enc(JSON.stringify(['name', '(\\w|\\d)+$']))}`, [2]],
+      ['$regex .*.*=', `$regex=${enc(JSON.stringify(['name', '.*.*=']))}`, []],
+      ['$regex a*a*b', `$regex=${enc(JSON.stringify(['name', 'a*a*b']))}`, [2]],
+      ['$query $regex', raw({ $regex: '^(a|a)*$' }), []],
+      ['$query $not', raw({ $not: { $regex: '^(a|a)*$' } }), [1, 2, 3]],
+      ['$query $in', raw({ $in: [bson('^(a|a)*$'), 'b'] }), [2]],
+      ['$query $nin', raw({ $nin: [bson('^(\\w|\\d)+$')] }), [1, 3]],
+      ['$query $all', raw({ $all: [bson('^(a|a)*$')] }, 'tags'), []],
+    ])(
+      'an adversarial regex answers correctly: %s',
+      async (_, query, expected) => {
+        const api = await stall();
+        const reply = await api.get(`/people?${query}&$sort=_id`);
+        expect(reply.status, reply.text).toBe(200);
+        expect(ids(reply)).toEqual(expected);
+      },
+      10_000,
+    );
+
+    it('leaves a concurrent plain request unaffected', async () => {
+      const api = await stall();
+      const adversarial = api.get(`/people?$regex=${enc(JSON.stringify(['name', '(a|a)*$', '']))}&$sort=_id`);
+      const plain = api.get('/people?name=b');
+      const [slow, quick] = await Promise.all([adversarial, plain]);
+      expect(quick.status, quick.text).toBe(200);
+      expect(ids(quick)).toEqual([2]);
+      expect(slow.status, slow.text).toBe(200);
+      expect(ids(slow)).toEqual([1, 2, 3]);
+    }, 10_000);
   });
 }
