@@ -150,6 +150,7 @@ describe('regex syntax PCRE (MongoDB) and RE2 (embedded engine) read differently
     const { filter } = compileQuery(
       raw('{"t":{"$in":[{"$regularExpression":{"pattern":"^a$","options":"i"}}]}}'),
     );
-    expect(filter).toEqual({ t: { $in: [/^az/i] } });
+    // biome-ignore lint/complexity/useRegexLiterals: as a literal, the linter drops \z (the end, in PCRE and RE2) as a useless escape
+    expect(filter).toEqual({ t: { $in: [new RegExp('^a\\z', 'i')] } });
   });
 });
