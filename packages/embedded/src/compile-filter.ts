@@ -19,8 +19,9 @@ import type { Point } from './geo-types';
 import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
 import { mod } from './mod-operator';
-import { $all, $regex } from './regex-operators';
 import { COMPARISON_OPERATORS } from './query-operators';
+import { REGEX_EXPRESSIONS } from './regex-expressions';
+import { $all, $regex } from './regex-operators';
 import { textMatcher } from './text-search';
 import { setOwn } from './values';
 
@@ -124,7 +125,7 @@ function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Co
   // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod`, `$in`, `$nin`, `$regex`, `$all` are replaced.
   return Context.init({
     query: { ...queryOperators, ...operators } as unknown as QueryOps,
-    expression: expressionOperators as unknown as ExpressionOps,
+    expression: { ...expressionOperators, ...REGEX_EXPRESSIONS } as unknown as ExpressionOps,
   });
 }
 

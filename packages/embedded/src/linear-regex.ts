@@ -62,6 +62,11 @@ export class LinearRegExp extends RegExp {
   override exec(text: string): RegExpExecArray | null {
     return this.#re2.exec(String(text)) as RegExpExecArray | null;
   }
+
+  /** Every match, left to right, as `String.prototype.matchAll` gives them (one pass over `text`). */
+  matches(text: string): IterableIterator<RegExpMatchArray> {
+    return this.#re2.matchAll(text);
+  }
 }
 
 /** Compiled patterns by flags and source: a filter is compiled per request, its patterns once. */

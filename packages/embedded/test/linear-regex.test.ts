@@ -95,6 +95,36 @@ describe.each([30, 3000])('adversarial regexes over a %i-character stored value'
   );
 });
 
+describe('$regexMatch, $regexFind and $regexFindAll in $expr', () => {
+  it.each([30, 3000])('run the sweep patterns over %i characters at once', async (n) => {
+    const docs = createEmbeddedDb().collection('expr');
+    await docs.insertOne({ _id: 'evil', name: `${'a'.repeat(n)}!` });
+    await docs.insertOne({ _id: 'benign', name: 'aa' });
+    const matching = (regex: string) => ({ $expr: { $regexMatch: { input: '$name', regex } } });
+    expect(sortedIds(await docs.find(matching('^(a|a)*$')).toArray())).toEqual(['benign']);
+    expect(sortedIds(await docs.find(matching('^(a+)+$')).toArray())).toEqual(['benign']);
+    expect(sortedIds(await docs.find(matching('.*.*=')).toArray())).toEqual([]);
+  });
+
+  it('find matches as mingo did: index, captures, every match for $regexFindAll', async () => {
+    const docs = createEmbeddedDb().collection('expr');
+    await docs.insertOne({ _id: 1, s: 'x1-y22-z' });
+    const find = (op: string, regex: unknown, options?: string) => ({
+      $expr: { $eq: [{ [op]: { input: '$s', regex, ...(options ? { options } : {}) } }, EXPECTED[op]] },
+    });
+    const EXPECTED: Record<string, unknown> = {
+      $regexFind: { match: 'x1', idx: 0, captures: ['x', '1'] },
+      $regexFindAll: [
+        { match: 'x1', idx: 0, captures: ['x', '1'] },
+        { match: 'y22', idx: 3, captures: ['y', '22'] },
+        { match: 'z', idx: 7, captures: ['z', null] },
+      ],
+    };
+    expect(await docs.countDocuments(find('$regexFind', '([a-z])(\\d+)?'))).toBe(1);
+    expect(await docs.countDocuments(find('$regexFindAll', /([A-Z])(\d+)?/, 'i'))).toBe(1);
+  });
+});
+
 describe('regexes the embedded engine cannot run in linear time', () => {
   it.each([
     ['a backreference', { name: { $regex: '(a)\\1' } }],
