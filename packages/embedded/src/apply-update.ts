@@ -7,7 +7,9 @@
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { ObjectId } from 'bson';
-import { update as mingoUpdate } from 'mingo';
+// mingo's own updater: the `update` of mingo's index merges its full default context in front
+// of the one given, so its stock `$regex` (backtracking) would win over the engine's (RE2).
+import { update as mingoUpdate } from 'mingo/updater';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { cloneValue, idKey, setOwn, toStored } from './values';

@@ -125,6 +125,16 @@ describe('$regexMatch, $regexFind and $regexFindAll in $expr', () => {
   });
 });
 
+describe('a regex condition of $pull', () => {
+  it('runs on RE2 too', async () => {
+    const docs = createEmbeddedDb().collection('pull');
+    const evil = `${'a'.repeat(3000)}!`;
+    await docs.insertOne({ _id: 1, tags: [evil, 'aa', 'b'] });
+    await docs.updateOne({ _id: 1 }, { $pull: { tags: { $regex: '^(a+)+$' } } });
+    expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, tags: [evil, 'b'] });
+  });
+});
+
 describe('regexes the embedded engine cannot run in linear time', () => {
   it.each([
     ['a backreference', { name: { $regex: '(a)\\1' } }],
