@@ -125,6 +125,24 @@ async function publicCopies(
 }
 
 /**
+ * Refuses an answer that would carry more than `maxDocuments` related documents (each time it
+ * appears: a child under 300 parents is sent 300 times). Checked on the joined lists, which hold
+ * references only, before any copy or serialization.
+ */
+function assertWithinBound(joined: readonly PopulateDocument[][][], maxDocuments: number): void {
+  let count = 0;
+  for (const lists of joined) for (const list of lists) count += list.length;
+  if (count > maxDocuments) {
+    throw new PopulateError(
+      'too_many_documents',
+      `This answer would carry ${count} related documents, more than populate.maxDocuments (${maxDocuments}): ` +
+        'ask for fewer documents ($limit), fewer relations, or use the nested route with paging.',
+      { count, maxDocuments },
+    );
+  }
+}
+
+/**
  * Attaches `$populate` children and `$fill` parents to a page of documents of
  * `request.resource`: one query per relation for the whole page (more only when a per-document
  * limit overflows, see README), an in-memory join across id kinds, constraints from
@@ -140,6 +158,7 @@ export async function attachRelations<C = unknown>(
   const strip = request.strip ?? [];
   if (docs.length === 0 || relations.length === 0) return docs.map((doc) => omitFields(doc, strip));
   const joined = await Promise.all(relations.map((relation) => relate(docs, request, relation, options)));
+  assertWithinBound(joined, options.maxDocuments);
   return docs.map((doc, i) => {
     const out = omitFields(doc, strip);
     for (let r = 0; r < relations.length; r++) {

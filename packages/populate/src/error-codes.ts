@@ -12,6 +12,8 @@ export const POPULATE_ERROR_CODES = defineErrorCodes({
   too_many_relations: 400,
   /** The same name is asked for both as `$populate` and `$fill`: both would write one field. */
   relation_conflict: 400,
+  /** The related documents of one answer would be more than `maxDocuments`. */
+  too_many_documents: 400,
   /** A server-side constraint is malformed (e.g. a `match` function returned no object). */
   invalid_constraint: 500,
 });

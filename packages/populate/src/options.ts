@@ -38,6 +38,11 @@ export interface PopulateOptions<C = unknown> {
    * document (see README, "Caps"). @default 2
    */
   batchRounds?: number;
+  /**
+   * Most related documents one answer may carry, over every document and relation (a document
+   * attached to two parents counts twice: it is sent twice). @default 10000
+   */
+  maxDocuments?: number;
 }
 
 /** A constraint with its sort compiled and its limit clamped. */
@@ -53,6 +58,7 @@ export interface ResolvedPopulateOptions<C = unknown> {
   readonly perParentCap: number;
   readonly maxRelations: number;
   readonly batchRounds: number;
+  readonly maxDocuments: number;
   /** Constraint for `relation` on `resource` (defaults: no match, `_id` order, the cap). */
   constraint(resource: string, relation: string): ResolvedConstraint<C>;
 }
@@ -112,6 +118,7 @@ export function resolvePopulateOptions<C = unknown>(
     perParentCap,
     maxRelations: positiveInteger('maxRelations', options.maxRelations, 10),
     batchRounds: positiveInteger('batchRounds', options.batchRounds, 2),
+    maxDocuments: positiveInteger('maxDocuments', options.maxDocuments, 10_000),
     constraint: (resource: string, relation: string) => table.get(`${resource}\u0000${relation}`) ?? fallback,
   });
 }

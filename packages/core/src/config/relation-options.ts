@@ -22,6 +22,7 @@ const POPULATE_KEYS = [
   'perParentCap',
   'maxRelations',
   'batchRounds',
+  'maxDocuments',
 ] as const satisfies readonly (keyof PopulateConfig)[];
 
 /** Checks a `singular` override: the stem of `<singular>_id`, letters, digits, `_` and `-`. */
@@ -95,6 +96,7 @@ export function resolveRelationOptions(
       perParentCap: caps.perParentCap,
       maxRelations: caps.maxRelations,
       batchRounds: caps.batchRounds,
+      maxDocuments: caps.maxDocuments,
     });
     return { populate: resolved, relations: Object.freeze(relations) };
   } catch (error) {

@@ -32,6 +32,14 @@ export interface PopulateConfig {
    * @default 2
    */
   batchRounds?: number;
+  /**
+   * Most related documents one answer may carry, counted over every document and relation (a
+   * child listed under two parents counts twice, as it is sent twice). Past it the answer is a
+   * 400 `too_many_documents`, before anything is serialized. At a typical 500 bytes a document,
+   * the default keeps an answer to about 5 MB.
+   * @default 10000
+   */
+  maxDocuments?: number;
 }
 
 /**
@@ -180,7 +188,7 @@ export interface StoreConfig {
   secret?: string;
   /**
    * `$populate`, `$fill` and nested routes: the per-document cap, relations per request.
-   * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2 }
+   * @default { perParentCap: 1000, maxRelations: 10, batchRounds: 2, maxDocuments: 10000 }
    */
   populate?: PopulateConfig;
   /**

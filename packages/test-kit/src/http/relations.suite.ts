@@ -285,4 +285,22 @@ export function relationTests(start: Start): void {
       ).toEqual([1, 0]);
     });
   });
+
+  describe('the bound on related documents per answer', () => {
+    it('answers 400 too_many_documents when a child under many parents would pass populate.maxDocuments', async () => {
+      const api = await start({ populate: { maxDocuments: 100 } });
+      const tags = Array.from({ length: 10 }, (_, i) => ({ _id: `t${i}` }));
+      await api.seed('tags', tags);
+      const tagIds = tags.map((tag) => tag._id);
+      await api.seed(
+        'posts',
+        Array.from({ length: 20 }, (_, i) => ({ _id: i + 1, tag_ids: tagIds })),
+      );
+      // 20 posts x the same 10 tags: 200 related documents in one answer.
+      expectProblem(await api.get('/posts?$limit=20&$fill=tags'), 400, 'too_many_documents');
+      const within = await api.get('/posts?$limit=10&$fill=tags');
+      expect(within.status).toBe(200);
+      expect(asArray(within.json).every((post) => asArray(field(post, 'tags')).length === 10)).toBe(true);
+    });
+  });
 }
