@@ -48,7 +48,7 @@ describe('mailError', () => {
 describe('createMailTransport', () => {
   it('prints to stdout with ONE warning when no mailer is configured', async () => {
     const logger = { warn: vi.fn(), log: vi.fn() };
-    const transport = createMailTransport(null, logger);
+    const transport = createMailTransport(null, logger, 15_000);
     const message = buildMessage(email, 'ada@example.test', {
       user: null,
       token: 't',
@@ -63,18 +63,18 @@ describe('createMailTransport', () => {
 
   it('uses a given transporter as is', () => {
     const transporter = { sendMail: vi.fn(async () => ({})) };
-    expect(createMailTransport(transporter, console)).toBe(transporter);
+    expect(createMailTransport(transporter, console, 15_000)).toBe(transporter);
   });
 
   it.each([
     ['an SMTP URL', 'smtp://127.0.0.1:2525'],
     ['transport options', { host: '127.0.0.1', port: 2525 }],
   ])('builds a nodemailer transporter from %s', (_label, option) => {
-    expect(typeof createMailTransport(option, console).sendMail).toBe('function');
+    expect(typeof createMailTransport(option, console, 15_000).sendMail).toBe('function');
   });
 
   it.each([['http://x.example'], [42], [['smtp://a']]])('rejects %j naming `mailer`', (option) => {
-    expect(() => createMailTransport(option as never, console)).toThrow(/"mailer"/);
+    expect(() => createMailTransport(option as never, console, 15_000)).toThrow(/"mailer"/);
   });
 });
 
@@ -84,7 +84,7 @@ describe('sendMessage', () => {
       sendMail: async () => Promise.reject(Object.assign(new Error('x'), { code: 'ECONNECTION' })),
     };
     const message = buildMessage(email, 'a@b.example', { user: null, token: 't', url: 'u' });
-    await expect(sendMessage(failing, message)).rejects.toMatchObject({
+    await expect(sendMessage(failing, message, 15_000)).rejects.toMatchObject({
       status: 503,
       code: 'mail_unavailable',
     });
