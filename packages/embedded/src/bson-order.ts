@@ -76,7 +76,7 @@ function objectRank(value: object | null): number {
 }
 
 /** A numeric BSON value as a JS number (Decimal128 and 64-bit longs approximately). */
-export function numberOf(value: unknown): number {
+function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
   const bsonType = (value as { _bsontype?: unknown })._bsontype;

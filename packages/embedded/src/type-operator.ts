@@ -16,7 +16,7 @@ const bsonType = (value: unknown): unknown =>
   typeof value === 'object' && value !== null ? (value as { _bsontype?: unknown })._bsontype : undefined;
 
 /** The BSON type alias of a stored value (undefined for a missing field). */
-export function typeAlias(value: unknown): string | undefined {
+function typeAlias(value: unknown): string | undefined {
   switch (typeof value) {
     case 'number':
       return Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX ? 'int' : 'double';
@@ -97,7 +97,7 @@ function aliasOf(operand: unknown): string {
 }
 
 /** True when `value` is of the type `alias` names. */
-export function matchesType(value: unknown, alias: string): boolean {
+function matchesType(value: unknown, alias: string): boolean {
   const actual = typeAlias(value);
   if (actual === undefined) return false;
   return alias === 'number' ? NUMERIC.has(actual) : actual === alias;
