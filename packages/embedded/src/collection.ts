@@ -42,6 +42,17 @@ function namespaceProblem(name: string): string | undefined {
   return name.startsWith('system.') ? 'must not start with system.' : undefined;
 }
 
+/** When `doc` expires under the TTL indexes `ttl` (ms; `Infinity` when it never does). */
+function expiryOf(doc: Document, ttl: ReadonlyArray<{ field: string; seconds: number }>): number {
+  let expiry = Number.POSITIVE_INFINITY;
+  for (const { field, seconds } of ttl) {
+    for (const value of valuesAtPath(doc, field, true)) {
+      if (value instanceof Date) expiry = Math.min(expiry, value.getTime() + seconds * 1000);
+    }
+  }
+  return expiry;
+}
+
 function checkModifyOptions(options: ModifyOptions): void {
   if (options?.returnDocument !== 'before' && options?.returnDocument !== 'after') {
     throw new EmbeddedDbError('BadValue', "returnDocument must be 'before' or 'after'");
@@ -58,6 +69,12 @@ export class EmbeddedCollection implements StoreCollection {
   #inserted = 0;
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
+  /**
+   * The earliest time (ms) a stored document expires under a TTL index: until then no
+   * operation scans for expired documents (so cost does not grow with, say, live sessions).
+   * `-Infinity` when unknown (a new TTL index), `Infinity` when nothing expires.
+   */
+  #nextExpiry = Number.POSITIVE_INFINITY;
 
   constructor(name: string, state: EngineState) {
     this.collectionName = name;
@@ -65,24 +82,32 @@ export class EmbeddedCollection implements StoreCollection {
     this.#nameProblem = namespaceProblem(name);
   }
 
-  /** Checks the engine is usable and removes expired documents (TTL), before every operation. */
+  /**
+   * Checks the engine is usable and removes expired documents (TTL) before every operation;
+   * the scan runs only once the earliest known expiry has passed.
+   */
   #begin(): void {
     if (this.#state.closed)
       throw new EmbeddedDbError('InterruptedAtShutdown', 'the embedded database is closed');
     if (this.#nameProblem) {
       throw new EmbeddedDbError('InvalidNamespace', `collection name ${this.#nameProblem}`);
     }
-    const ttl = this.#indexes.ttl();
-    if (ttl.length === 0) return;
     const now = Date.now();
+    if (now < this.#nextExpiry) return;
+    const ttl = this.#indexes.ttl();
+    let next = Number.POSITIVE_INFINITY;
     for (const [key, doc] of [...this.#docs]) {
-      const expired = ttl.some(({ field, seconds }) =>
-        valuesAtPath(doc, field, true).some(
-          (value) => value instanceof Date && value.getTime() + seconds * 1000 <= now,
-        ),
-      );
-      if (expired) this.#remove(key, doc);
+      const expiry = expiryOf(doc, ttl);
+      if (expiry <= now) this.#remove(key, doc);
+      else if (expiry < next) next = expiry;
     }
+    this.#nextExpiry = next;
+  }
+
+  /** Brings the next expiry forward when a written document expires earlier. */
+  #noteExpiry(doc: Document): void {
+    const ttl = this.#indexes.ttl();
+    if (ttl.length > 0) this.#nextExpiry = Math.min(this.#nextExpiry, expiryOf(doc, ttl));
   }
 
   /**
@@ -139,12 +164,14 @@ export class EmbeddedCollection implements StoreCollection {
     this.#indexes.move(key, undefined, stored);
     this.#docs.set(key, stored);
     this.#order.set(key, this.#inserted++);
+    this.#noteExpiry(stored);
     return stored;
   }
 
   #replace(key: string, before: Document, after: Document): void {
     this.#indexes.move(key, before, after);
     this.#docs.set(key, after);
+    this.#noteExpiry(after);
   }
 
   #remove(key: string, doc: Document): void {
@@ -276,7 +303,9 @@ export class EmbeddedCollection implements StoreCollection {
 
   async createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
     this.#begin();
-    return this.#indexes.create(spec, options, this.#docs);
+    const name = this.#indexes.create(spec, options, this.#docs);
+    if (options.expireAfterSeconds !== undefined) this.#nextExpiry = Number.NEGATIVE_INFINITY;
+    return name;
   }
 
   listIndexes(): { toArray(): Promise<IndexDescription[]> } {

@@ -19,6 +19,37 @@ describe('createEmbeddedDb: TTL indexes', () => {
     expect((await sessions.find({}).toArray()).map((doc) => doc._id)).toEqual(['no-date']);
     expect(await sessions.findOne({ _id: 'new' })).toBeNull();
   });
+
+  it('reads no stored expiry date on an operation before the earliest one has passed', async () => {
+    const sessions = createEmbeddedDb().collection('sessions');
+    await sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    const inAnHour = Date.now() + 3_600_000;
+    for (let i = 0; i < 3000; i++) await sessions.insertOne({ _id: i, expiresAt: new Date(inAnHour + i) });
+    const getTime = vi.spyOn(Date.prototype, 'getTime');
+    try {
+      expect(await sessions.findOne({ _id: 2999 })).not.toBeNull();
+      await sessions.insertOne({ _id: 'soon', expiresAt: new Date(Date.now() + 60_000) });
+      expect(await sessions.countDocuments({ _id: 'soon' })).toBe(1);
+      expect(getTime.mock.calls.length).toBeLessThan(10);
+    } finally {
+      getTime.mockRestore();
+    }
+  });
+
+  it('removes a document written to expire before the others once its time has passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const sessions = createEmbeddedDb().collection('sessions');
+    await sessions.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+    await sessions.insertOne({ _id: 'late', expiresAt: new Date('2030-01-02T00:00:00Z') });
+    expect(await sessions.countDocuments({})).toBe(1);
+    await sessions.insertOne({ _id: 'early', expiresAt: new Date('2030-01-01T00:10:00Z') });
+    await sessions.updateOne({ _id: 'late' }, { $set: { expiresAt: new Date('2030-01-01T00:05:00Z') } });
+    vi.setSystemTime(new Date('2030-01-01T00:06:00Z'));
+    expect((await sessions.find({}).toArray()).map((doc) => doc._id)).toEqual(['early']);
+    vi.setSystemTime(new Date('2030-01-01T00:11:00Z'));
+    expect(await sessions.countDocuments({})).toBe(0);
+  });
 });
 
 describe('createEmbeddedDb: indexes', () => {
