@@ -37,6 +37,8 @@ describe('compileQuery', () => {
         skip: 0,
         limit: 10,
         count: false,
+        total: false,
+        after: undefined,
         populate: [],
         fill: [],
         search: undefined,
@@ -230,7 +232,13 @@ describe('compileQuery', () => {
       expect(filterOf(q(['$regex', '["title","^hello","i"]']))).toEqual({
         title: { $regex: '^hello', $options: 'i' },
       });
-      expect(filterOf(q(['$regex', '["title","a.b"]']))).toEqual({ title: { $regex: 'a[^\\n]b' } });
+      expect(filterOf(q(['$regex', '["title","a.b",""]']))).toEqual({ title: { $regex: 'a[^\\n]b' } });
+    });
+
+    it('$regex without flags is case-insensitive, as in the original service', () => {
+      expect(filterOf(q(['$regex', '["name","paquirris"]']))).toEqual({
+        name: { $regex: 'paquirris', $options: 'i' },
+      });
     });
 
     it('$regex applies x and s to the pattern itself', () => {
@@ -303,7 +311,7 @@ describe('compileQuery', () => {
       const regex = errorOf(() => compileQuery(q(['$regex', `["a","${'a'.repeat(257)}"]`])));
       expect(regex).toMatchObject({ code: 'unsafe_regex', parameter: '$regex' });
       expect(filterOf(q(['$regex', `["a","${'a'.repeat(256)}"]`]))).toEqual({
-        a: { $regex: 'a'.repeat(256) },
+        a: { $regex: 'a'.repeat(256), $options: 'i' },
       });
     });
 

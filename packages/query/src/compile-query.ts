@@ -1,9 +1,11 @@
 import { combineClauses } from './combine';
+import { cursorFilter } from './cursor';
 import { dict } from './dict';
 import { compileFieldFilter } from './field-filter';
 import { LIMITS } from './limits';
 import { checkNear } from './near-rules';
 import { type ResolvedQueryOptions, resolveQueryOptions } from './options';
+import { compileOrGroups } from './or-groups';
 import { type Param, parseParams } from './parse';
 import { fail } from './query-error';
 import { isReservedName, type QueryState, RESERVED } from './reserved';
@@ -68,6 +70,8 @@ function newState(): QueryState {
     page: undefined,
     limit: undefined,
     count: false,
+    total: false,
+    after: undefined,
     populate: [],
     fill: [],
     search: undefined,
@@ -76,18 +80,20 @@ function newState(): QueryState {
 
 /**
  * Compiles a GET query string (or an already-parsed query object, treated as untrusted)
- * into a MongoDB filter, projection, sort, skip and limit, plus `$count`, `$populate`,
- * `$fill`, `$search` and `$$flags`. Pure: no I/O, never mutates `input`.
+ * into a MongoDB filter (OR groups `$or[<n>][<field>]` included), projection, sort, skip and
+ * limit, plus `$count`, `$total`, the `$after` keyset filter, `$populate`, `$fill`, `$search`
+ * and `$$flags`. Pure: no I/O, never mutates `input`.
  *
  * @throws {QueryError} status 400 with `code` `invalid_query`, `unknown_parameter`,
- *   `unsafe_regex` or `forbidden_operator`.
+ *   `unsafe_regex`, `forbidden_operator` or `invalid_cursor`.
  * @throws {OptionError} (`@store/common`, code `invalid_config`) on invalid `options` (a programming error, not a user one).
  */
 export function compileQuery(input: string | Record<string, unknown>, options?: QueryOptions): CompiledQuery {
   const resolved: ResolvedQueryOptions = resolveQueryOptions(options);
   const state = newState();
   const flags = dict<string | string[]>();
-  for (const param of parseParams(input)) {
+  const { params, orGroups } = parseParams(input);
+  for (const param of params) {
     const { key, values } = param;
     if (key.startsWith('$$')) {
       addFlag(flags, param);
@@ -100,17 +106,29 @@ export function compileQuery(input: string | Record<string, unknown>, options?: 
       if (near) state.nearBy.push(key);
     }
   }
+  const groups = compileOrGroups(orGroups);
+  if (groups) state.clauses.push({ parameter: '$or', filter: groups });
   checkNear(state);
+  if (state.after !== undefined && state.page !== undefined) {
+    fail(
+      'invalid_query',
+      '$after',
+      '$after: cannot be combined with $page (a cursor says where the page starts)',
+    );
+  }
+  const sort = sortSpec(state);
   const limit = Math.min(state.limit ?? resolved.defaultLimit, resolved.maxLimit);
   const skip = (state.page ?? 0) * limit;
   if (!Number.isSafeInteger(skip)) fail('invalid_query', '$page', '$page: too large');
   return {
     filter: combineClauses(state.clauses.map((clause) => clause.filter)),
     projection: projection(state.select),
-    sort: sortSpec(state),
+    sort,
     skip,
     limit,
     count: state.count,
+    total: state.total,
+    after: state.after === undefined ? undefined : cursorFilter(state.after, sort),
     populate: state.populate,
     fill: state.fill,
     search: state.search,

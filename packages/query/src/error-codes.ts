@@ -13,6 +13,8 @@ export const QUERY_ERROR_CODES = defineErrorCodes({
   unsafe_regex: 400,
   /** A `$query` uses an operator outside the allow-list (`$where`, `$expr`, `$function`, ...). */
   forbidden_operator: 400,
+  /** An `$after` cursor this store did not make for this `$sort` (corrupt, forged, from another sort). */
+  invalid_cursor: 400,
 });
 
 /** A stable, snake_case error code of `@store/query`. */

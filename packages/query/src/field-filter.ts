@@ -36,11 +36,14 @@ function conditions({ key, values }: Param, modifiers: string[]): Condition[] {
   return op.build(values, second as Parameters<typeof op.build>[1], key);
 }
 
-/** Compiles `field=v`, `field:<coerce>=v`, `field:<op>[:<coerce>]=v` and the geo forms. */
-export function compileFieldFilter(param: Param): FieldFilter {
+/**
+ * Compiles `field=v`, `field:<coerce>=v`, `field:<op>[:<coerce>]=v` and the geo forms. Errors
+ * name `label` (the parameter as sent: `$or[0][age:gt]` inside an OR group).
+ */
+export function compileFieldFilter(param: Param, label = param.key): FieldFilter {
   const [field, ...modifiers] = param.key.split(':');
-  assertFieldName(field as string, param.key);
-  const clauses = conditions(param, modifiers).map((condition) => {
+  assertFieldName(field as string, label);
+  const clauses = conditions({ key: label, values: param.values }, modifiers).map((condition) => {
     const clause = dict();
     clause[field as string] = condition;
     return clause;

@@ -1,4 +1,5 @@
 export { compileQuery } from './compile-query';
+export { encodeCursor } from './cursor';
 export { QUERY_ERROR_CODES, type QueryErrorCode } from './error-codes';
 export { geoValueProblem } from './geo-value';
 export { type ResolvedQueryOptions, resolveQueryOptions } from './options';

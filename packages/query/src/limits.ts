@@ -16,6 +16,10 @@ export const LIMITS = {
   arrayValues: 100,
   /** Most keys of the compiled sort, `_id` tie-breaker included (MongoDB refuses more than 32). */
   sortKeys: 32,
+  /** Most OR groups (`$or[<n>][...]`) in one query string. */
+  orGroups: 20,
+  /** Longest `$after` cursor, in characters. */
+  cursorLength: 4096,
   /** Longest `$search` text and `$$flag` name, in characters. */
   textLength: 1024,
 } as const;

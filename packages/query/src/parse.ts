@@ -1,6 +1,7 @@
 import { isPlainObject } from '@store/common';
 import qs from 'qs';
 import { LIMITS } from './limits';
+import { addOrParameter, isOrKey, type OrGroups, orGroupsFromValue } from './or-groups';
 import { fail } from './query-error';
 
 /** One query parameter: its name (without a trailing `[]`) and every value, in order. */
@@ -38,7 +39,13 @@ function values(key: string, value: unknown): string[] {
   return fail('invalid_query', key, `${key}: nested parameters (such as ${key}[$ne]) are not allowed`);
 }
 
-function fromRecord(record: Record<string, unknown>): Param[] {
+/** The parameters of a query, and its OR groups (`$or[<n>][<field>]=<v>`). */
+export interface ParsedParams {
+  params: Param[];
+  orGroups: OrGroups;
+}
+
+function fromRecord(record: Record<string, unknown>, orGroups: OrGroups = new Map()): ParsedParams {
   const keys = Object.keys(record);
   if (keys.length > LIMITS.parameters) {
     fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
@@ -47,9 +54,13 @@ function fromRecord(record: Record<string, unknown>): Param[] {
   for (const raw of keys) {
     // `tags:in[]` as a key: what Express 5's and Koa's simple parsers hand over.
     const key = raw.endsWith('[]') ? raw.slice(0, -2) : raw;
-    params.push({ key, values: values(key, record[raw]) });
+    if (key === '$or') {
+      for (const [index, group] of orGroupsFromValue(record[raw])) orGroups.set(index, group);
+    } else {
+      params.push({ key, values: values(key, record[raw]) });
+    }
   }
-  return params;
+  return { params, orGroups };
 }
 
 function decode(text: string): string {
@@ -113,6 +124,30 @@ export function parseFlat(input: string): Record<string, unknown> | undefined {
   return out;
 }
 
+const MAY_HOLD_OR = /\$or|%24or/i;
+
+/**
+ * Takes the `$or...` parameters out of a query string (they are read by `or-groups.ts`, not qs,
+ * whose depth stays 1): the rest of the string, and the groups.
+ */
+function takeOrGroups(input: string): { rest: string; orGroups: OrGroups } {
+  const orGroups: OrGroups = new Map();
+  if (!MAY_HOLD_OR.test(input)) return { rest: input, orGroups };
+  const text = input.charCodeAt(0) === 63 /* ? */ ? input.slice(1) : input;
+  const parts = text.split('&');
+  if (parts.length > LIMITS.parameters) {
+    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
+  }
+  const rest: string[] = [];
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const key = decode(eq === -1 ? part : part.slice(0, eq));
+    if (isOrKey(key)) addOrParameter(orGroups, key, eq === -1 ? '' : decode(part.slice(eq + 1)));
+    else rest.push(part);
+  }
+  return { rest: rest.join('&'), orGroups };
+}
+
 function parseString(input: string): Record<string, unknown> {
   const flat = parseFlat(input);
   if (flat) return flat;
@@ -127,11 +162,14 @@ function parseString(input: string): Record<string, unknown> {
 
 /**
  * Reads a raw query string (with or without `?`) or an already-parsed object into a list
- * of parameters whose values are all strings. Anything else (objects as values, non-string
+ * of parameters whose values are all strings, and the OR groups. Anything else (objects as values, non-string
  * items, too many parameters or values) is an `invalid_query`. Never mutates `input`.
  */
-export function parseParams(input: unknown): Param[] {
-  if (typeof input === 'string') return fromRecord(parseString(input));
+export function parseParams(input: unknown): ParsedParams {
+  if (typeof input === 'string') {
+    const { rest, orGroups } = takeOrGroups(input);
+    return fromRecord(parseString(rest), orGroups);
+  }
   if (isPlainObject(input)) return fromRecord(input);
   return fail('invalid_query', '', 'the query must be a string or a plain object');
 }

@@ -19,6 +19,10 @@ export interface QueryState {
   page: number | undefined;
   limit: number | undefined;
   count: boolean;
+  /** `$total=1`: the answer carries `X-Total-Count` and a `Link` header. */
+  total: boolean;
+  /** `$after`: the cursor as sent, read once the sort is known. */
+  after: string | undefined;
   populate: string[];
   fill: string[];
   search: string | undefined;
@@ -53,6 +57,13 @@ function resourceNames(values: string[], key: string, into: string[]): void {
 }
 
 const BOOLEAN: Record<string, boolean> = { 1: true, true: true, 0: false, false: false };
+function boolean(values: string[], key: string): boolean {
+  const v = single(values, key);
+  const value = Object.hasOwn(BOOLEAN, v) ? BOOLEAN[v] : undefined;
+  if (value === undefined) fail('invalid_query', key, `${key}: "${v}" is not 1, 0, true or false`);
+  return value;
+}
+
 const ORDERS = new Set(['asc', 'desc']);
 
 /** The reserved parameters; any other `$name` (but `$$flags`) is `unknown_parameter`. */
@@ -88,10 +99,13 @@ export const RESERVED = {
     }
   },
   $count: (values, state, key) => {
-    const v = single(values, key);
-    const count = Object.hasOwn(BOOLEAN, v) ? BOOLEAN[v] : undefined;
-    if (count === undefined) fail('invalid_query', key, `${key}: "${v}" is not 1, 0, true or false`);
-    state.count = count;
+    state.count = boolean(values, key);
+  },
+  $total: (values, state, key) => {
+    state.total = boolean(values, key);
+  },
+  $after: (values, state, key) => {
+    state.after = single(values, key);
   },
   $query: (values, state, key) => {
     for (const value of values) {
@@ -106,7 +120,8 @@ export const RESERVED = {
       if (!Array.isArray(v) || v.length < 2 || v.length > 3 || !v.every((x) => typeof x === 'string')) {
         fail('invalid_query', key, `${key}: expected ["field", "pattern", "flags"]`);
       }
-      const [field, pattern, flags = ''] = v as string[];
+      // No flags: case-insensitive, as the original service matched (contract section 11).
+      const [field, pattern, flags = 'i'] = v as string[];
       const condition = regexCondition(checkRegex(pattern as string, flags, key));
       state.clauses.push({ parameter: key, filter: { [assertFieldName(field as string, key)]: condition } });
     }

@@ -27,12 +27,19 @@ export interface CompiledQuery {
    * given: results then come nearest first.
    */
   sort: SortSpec | undefined;
-  /** `$page * limit`. */
+  /** `$page * limit` (0 with `$after`). */
   skip: number;
   /** `$limit`, defaulted and clamped by {@link QueryOptions}. */
   limit: number;
   /** `$count=1`: answer `{ count }` for the whole filter. */
   count: boolean;
+  /** `$total=1`: the list answer carries `X-Total-Count` (the whole filter's count) and `Link`. */
+  total: boolean;
+  /**
+   * `$after=<cursor>`: the documents after the cursor's position in `sort`, to AND with
+   * `filter` for the page (not for counts); `undefined` without `$after`. Never set with `$page`.
+   */
+  after: Filter | undefined;
   /** `$populate`: child resource names, in request order, without duplicates. */
   populate: string[];
   /** `$fill`: parent resource names, in request order, without duplicates. */
