@@ -16,6 +16,7 @@ import type {
 import { isPlainObject } from '@store/common';
 import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
 import { type CompiledFilter, compileFilter } from './compile-filter';
+import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
 import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
@@ -26,6 +27,17 @@ import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 /** Shared by a database and its collections. */
 export interface EngineState {
   closed: boolean;
+  /** Why the database stopped serving, when not by `close()` (a journal that cannot be written). */
+  failure?: string;
+  /** A durable database's journal: the changes of one operation, on disk once the promise resolves. */
+  journal?: { record(changes: Change[]): Promise<void> };
+}
+
+/** An index as created, by name: what a durable database stores to create it again on open. */
+export interface IndexDefinition {
+  name: string;
+  spec: IndexSpec;
+  options: IndexOptions;
 }
 
 type Entry = [key: string, doc: Document];
@@ -75,6 +87,10 @@ export class EmbeddedCollection implements StoreCollection {
    * `-Infinity` when unknown (a new TTL index), `Infinity` when nothing expires.
    */
   #nextExpiry = Number.POSITIVE_INFINITY;
+  /** Indexes as created (key specification and options as given), by name. */
+  readonly #indexDefinitions = new Map<string, IndexDefinition>();
+  /** Changes of the operation under way, for a durable database's journal. */
+  #changes: Change[] = [];
 
   constructor(name: string, state: EngineState) {
     this.collectionName = name;
@@ -87,8 +103,12 @@ export class EmbeddedCollection implements StoreCollection {
    * the scan runs only once the earliest known expiry has passed.
    */
   #begin(): void {
-    if (this.#state.closed)
-      throw new EmbeddedDbError('InterruptedAtShutdown', 'the embedded database is closed');
+    if (this.#state.closed) {
+      throw new EmbeddedDbError(
+        'InterruptedAtShutdown',
+        this.#state.failure ?? 'the embedded database is closed',
+      );
+    }
     if (this.#nameProblem) {
       throw new EmbeddedDbError('InvalidNamespace', `collection name ${this.#nameProblem}`);
     }
@@ -102,6 +122,37 @@ export class EmbeddedCollection implements StoreCollection {
       else if (expiry < next) next = expiry;
     }
     this.#nextExpiry = next;
+    // Removals by the sweep are journaled without waiting: nothing was acknowledged, and the
+    // next write's sync covers them (an expired document found again on open is swept again).
+    this.#commit()?.catch(() => undefined);
+  }
+
+  /** Sends the changes of the operation to the journal (a durable database), if any. */
+  #commit(): Promise<void> | undefined {
+    if (this.#changes.length === 0) return undefined;
+    const changes = this.#changes;
+    this.#changes = [];
+    return this.#state.journal?.record(changes);
+  }
+
+  /**
+   * Runs a write: its changes are applied at once (the operation stays atomic for concurrent
+   * callers) and, on a durable database, it resolves only once they are on disk; a write that
+   * fails part-way (a duplicate key) still journals what it changed before failing.
+   */
+  async #durably<T>(write: () => T): Promise<T> {
+    let result: T;
+    try {
+      result = write();
+    } finally {
+      const synced = this.#commit();
+      if (synced) await synced;
+    }
+    return result;
+  }
+
+  #journal(change: Change): void {
+    if (this.#state.journal) this.#changes.push(change);
   }
 
   /** Brings the next expiry forward when a written document expires earlier. */
@@ -165,6 +216,7 @@ export class EmbeddedCollection implements StoreCollection {
     this.#docs.set(key, stored);
     this.#order.set(key, this.#inserted++);
     this.#noteExpiry(stored);
+    this.#journal({ c: this.collectionName, put: stored });
     return stored;
   }
 
@@ -172,12 +224,14 @@ export class EmbeddedCollection implements StoreCollection {
     this.#indexes.move(key, before, after);
     this.#docs.set(key, after);
     this.#noteExpiry(after);
+    this.#journal({ c: this.collectionName, put: after });
   }
 
   #remove(key: string, doc: Document): void {
     this.#indexes.move(key, doc, undefined);
     this.#docs.delete(key);
     this.#order.delete(key);
+    this.#journal({ c: this.collectionName, remove: doc._id });
   }
 
   #returned(doc: Document | undefined, projection: Document | undefined): Document | null {
@@ -217,17 +271,23 @@ export class EmbeddedCollection implements StoreCollection {
     return count;
   }
 
-  async insertOne(doc: Document): Promise<{ insertedId: unknown }> {
-    this.#begin();
-    if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
-    return { insertedId: cloneValue(this.#insert(doc)._id) };
+  insertOne(doc: Document): Promise<{ insertedId: unknown }> {
+    return this.#durably(() => {
+      this.#begin();
+      if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
+      return { insertedId: cloneValue(this.#insert(doc)._id) };
+    });
   }
 
-  async findOneAndReplace(
+  findOneAndReplace(
     filter: Document,
     replacement: Document,
     options: ModifyOptions,
   ): Promise<Document | null> {
+    return this.#durably(() => this.#findOneAndReplace(filter, replacement, options));
+  }
+
+  #findOneAndReplace(filter: Document, replacement: Document, options: ModifyOptions): Document | null {
     this.#begin();
     checkModifyOptions(options);
     const { found } = this.#first(filter);
@@ -245,30 +305,30 @@ export class EmbeddedCollection implements StoreCollection {
     return this.#returned(options.returnDocument === 'after' ? after : before, options.projection);
   }
 
-  async findOneAndUpdate(
-    filter: Document,
-    update: Document,
-    options: ModifyOptions,
-  ): Promise<Document | null> {
-    this.#begin();
-    checkModifyOptions(options);
-    const outcome = this.#update(filter, update, options.upsert === true);
-    const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
-    return this.#returned(doc, options.projection);
+  findOneAndUpdate(filter: Document, update: Document, options: ModifyOptions): Promise<Document | null> {
+    return this.#durably(() => {
+      this.#begin();
+      checkModifyOptions(options);
+      const outcome = this.#update(filter, update, options.upsert === true);
+      const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
+      return this.#returned(doc, options.projection);
+    });
   }
 
-  async updateOne(
+  updateOne(
     filter: Document,
     update: Document,
     options: { upsert?: boolean } = {},
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
-    this.#begin();
-    const { before, after, changed } = this.#update(filter, update, options.upsert === true);
-    return {
-      matchedCount: before ? 1 : 0,
-      modifiedCount: before && changed ? 1 : 0,
-      upsertedCount: !before && after ? 1 : 0,
-    };
+    return this.#durably(() => {
+      this.#begin();
+      const { before, after, changed } = this.#update(filter, update, options.upsert === true);
+      return {
+        matchedCount: before ? 1 : 0,
+        modifiedCount: before && changed ? 1 : 0,
+        upsertedCount: !before && after ? 1 : 0,
+      };
+    });
   }
 
   #update(filter: Document, update: Document, upsert: boolean) {
@@ -286,26 +346,37 @@ export class EmbeddedCollection implements StoreCollection {
     return { before, after: changed ? after : before, changed };
   }
 
-  async deleteOne(filter: Document): Promise<{ deletedCount: number }> {
-    this.#begin();
-    const { found } = this.#first(filter);
-    if (found) this.#remove(...found);
-    return { deletedCount: found ? 1 : 0 };
+  deleteOne(filter: Document): Promise<{ deletedCount: number }> {
+    return this.#durably(() => {
+      this.#begin();
+      const { found } = this.#first(filter);
+      if (found) this.#remove(...found);
+      return { deletedCount: found ? 1 : 0 };
+    });
   }
 
-  async deleteMany(filter: Document): Promise<{ deletedCount: number }> {
-    this.#begin();
-    const compiled = compileFilter(filter, this.#indexes);
-    const doomed = [...this.#matches(filter, compiled)];
-    for (const [key, doc] of doomed) this.#remove(key, doc);
-    return { deletedCount: doomed.length };
+  deleteMany(filter: Document): Promise<{ deletedCount: number }> {
+    return this.#durably(() => {
+      this.#begin();
+      const compiled = compileFilter(filter, this.#indexes);
+      const doomed = [...this.#matches(filter, compiled)];
+      for (const [key, doc] of doomed) this.#remove(key, doc);
+      return { deletedCount: doomed.length };
+    });
   }
 
-  async createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
-    this.#begin();
-    const name = this.#indexes.create(spec, options, this.#docs);
-    if (options.expireAfterSeconds !== undefined) this.#nextExpiry = Number.NEGATIVE_INFINITY;
-    return name;
+  createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
+    return this.#durably(() => {
+      this.#begin();
+      const name = this.#indexes.create(spec, options, this.#docs);
+      if (options.expireAfterSeconds !== undefined) this.#nextExpiry = Number.NEGATIVE_INFINITY;
+      if (!this.#indexDefinitions.has(name)) {
+        const definition = { name, spec: cloneValue(spec), options: cloneValue(options) };
+        this.#indexDefinitions.set(name, definition);
+        this.#journal({ c: this.collectionName, index: definition });
+      }
+      return name;
+    });
   }
 
   listIndexes(): { toArray(): Promise<IndexDescription[]> } {
@@ -317,9 +388,35 @@ export class EmbeddedCollection implements StoreCollection {
     };
   }
 
-  async dropIndex(name: string): Promise<{ ok: 1 }> {
-    this.#begin();
-    this.#indexes.drop(name);
-    return { ok: 1 };
+  dropIndex(name: string): Promise<{ ok: 1 }> {
+    return this.#durably(() => {
+      this.#begin();
+      this.#indexes.drop(name);
+      this.#indexDefinitions.delete(name);
+      this.#journal({ c: this.collectionName, dropIndex: name });
+      return { ok: 1 as const };
+    });
+  }
+
+  /**
+   * Fills an empty collection with documents read from disk (in their stored order) and creates
+   * its indexes over them. For a durable database's open only: nothing is journaled.
+   */
+  restore(docs: Iterable<Document>, indexes: Iterable<IndexDefinition>): void {
+    for (const doc of docs) {
+      const key = idKey(doc._id);
+      this.#docs.set(key, doc);
+      this.#order.set(key, this.#inserted++);
+    }
+    for (const definition of indexes) {
+      this.#indexes.create(definition.spec, definition.options, this.#docs);
+      this.#indexDefinitions.set(definition.name, definition);
+    }
+    this.#nextExpiry = Number.NEGATIVE_INFINITY;
+  }
+
+  /** The documents and index definitions as they are now (for a snapshot); the documents are never changed in place. */
+  image(): { docs: Document[]; indexes: IndexDefinition[] } {
+    return { docs: [...this.#docs.values()], indexes: [...this.#indexDefinitions.values()] };
   }
 }

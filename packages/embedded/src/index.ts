@@ -5,5 +5,6 @@
  */
 
 export { EmbeddedCollection } from './collection';
-export { createEmbeddedDb, type EmbeddedDb, isEmbeddedDb } from './db';
+export { createEmbeddedDb, type EmbeddedDb, type EmbeddedDbOptions, isEmbeddedDb } from './db';
+export { type DataErrorReason, EmbeddedDataError } from './durable/data-error';
 export { EMBEDDED_ERROR_CODES, EmbeddedDbError, type EmbeddedErrorCodeName } from './errors';
