@@ -48,10 +48,11 @@ const integer = (min: number) => (values: string[], key: string) => {
   return n;
 };
 
+/** Resource names, or dotted paths of them (`employees.tasks`: one level further, contract section 11). */
 function resourceNames(values: string[], key: string, into: string[]): void {
   for (const name of items(values)) {
-    if (!isValidResourceName(name))
-      fail('invalid_query', key, `${key}: "${name}" is not a valid resource name`);
+    if (!name.split('.').every(isValidResourceName))
+      fail('invalid_query', key, `${key}: "${name}" is not a valid resource name or path (a.b)`);
     if (!into.includes(name)) into.push(name);
   }
 }
