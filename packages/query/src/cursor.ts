@@ -1,5 +1,6 @@
 import { isPlainObject } from '@store/common';
-import { EJSON, Long } from 'bson';
+import { Binary, BSONRegExp, Decimal128, EJSON, Long, ObjectId, Timestamp } from 'bson';
+import { dict } from './dict';
 import { keysetFilter, valueKind } from './keyset';
 import { LIMITS } from './limits';
 import { fail } from './query-error';
@@ -21,6 +22,51 @@ function valueAt(document: Document, path: string): unknown {
   return value ?? null;
 }
 
+/** A value of a BSON class from another `bson` copy (a driver of another major), fields read by name. */
+interface ForeignBson {
+  _bsontype: string;
+  toString(): string;
+  toHexString?(): string;
+  valueOf(): unknown;
+  buffer?: Uint8Array;
+  position?: number;
+  sub_type?: number;
+  t?: number;
+  i?: number;
+  pattern?: string;
+  options?: string;
+}
+
+const REBUILD: Readonly<Record<string, (value: ForeignBson) => unknown>> = {
+  ObjectId: (value) => ObjectId.createFromHexString(value.toHexString?.() ?? value.toString()),
+  Long: (value) => Long.fromString(value.toString()),
+  Int32: (value) => Number(value.valueOf()),
+  Double: (value) => Number(value.valueOf()),
+  Decimal128: (value) => Decimal128.fromString(value.toString()),
+  Binary: (value) =>
+    new Binary((value.buffer ?? new Uint8Array()).subarray(0, value.position), value.sub_type),
+  Timestamp: (value) => new Timestamp({ t: value.t ?? 0, i: value.i ?? 0 }),
+  BSONRegExp: (value) => new BSONRegExp(value.pattern ?? '', value.options),
+};
+
+/**
+ * `value` with every BSON class rebuilt from this package's `bson`: a driver of another major
+ * reads documents with its own copy, whose values this copy's `EJSON` refuses to write.
+ */
+function ownBson(value: unknown): unknown {
+  if (typeof value === 'bigint') return Long.fromBigInt(value);
+  if (typeof value !== 'object' || value === null || value instanceof Date) return value;
+  const type = (value as { _bsontype?: unknown })._bsontype;
+  if (typeof type === 'string') {
+    const rebuild = Object.hasOwn(REBUILD, type) ? REBUILD[type] : undefined;
+    return rebuild ? rebuild(value as ForeignBson) : value;
+  }
+  if (!isPlainObject(value)) return value;
+  const out = dict();
+  for (const [key, inner] of Object.entries(value)) out[key] = ownBson(inner);
+  return out;
+}
+
 /**
  * The `$after` cursor that resumes after `document` under `sort`: its sort-key values (and the
  * keys, so a cursor is refused under another sort) in canonical Extended JSON, base64url-encoded,
@@ -32,7 +78,7 @@ export function encodeCursor(sort: SortSpec, document: Document): string | undef
   for (const path of Object.keys(sort)) {
     const value = valueAt(document, path);
     if (valueKind(value) === undefined) return undefined;
-    values.push(typeof value === 'bigint' ? Long.fromBigInt(value) : value);
+    values.push(ownBson(value));
   }
   const keys = Object.entries(sort);
   const text = EJSON.stringify({ k: keys, v: values }, { relaxed: false });

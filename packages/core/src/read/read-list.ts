@@ -1,24 +1,77 @@
 import type { Document } from '@store/common';
+import { omitFields, withJoinKeys } from '@store/populate';
+import { encodeCursor } from '@store/query';
 import type { RequestContext, RouteResult } from '../model/context';
-import { findOptions, requestFilter } from './filters';
+import { andFilters, findOptions, requestFilter } from './filters';
 import { countableFilter } from './geo-count';
+import { linkHeader } from './page-links';
 import { present } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
+
+/** How to fetch a page so its cursor can be made: the projection, and the fields to strip afterwards. */
+interface PageFetch {
+  readonly projection: Document | undefined;
+  readonly strip: readonly string[];
+  /** False when `$select` keeps only parts of a sort key (its value on the page is not the stored one). */
+  readonly cursorable: boolean;
+}
+
+/** The relations' projection, extended with the sort keys a cursor reads (`$select=name&$sort=-views`). */
+function pageFetch(ctx: RequestContext): PageFetch {
+  const { projection, strip } = relationProjection(ctx);
+  const keys = Object.keys(ctx.query.sort ?? {});
+  if (projection === undefined || keys.length === 0) return { projection, strip, cursorable: true };
+  const selected = Object.keys(projection).filter((key) => Boolean(projection[key]));
+  const covered = (key: string) => selected.some((s) => key === s || key.startsWith(`${s}.`));
+  const cursorable = !keys.some((key) => selected.some((s) => s.startsWith(`${key}.`)));
+  const missing = cursorable ? keys.filter((key) => !covered(key)) : [];
+  const extended = withJoinKeys(projection as Record<string, 0 | 1>, missing);
+  return { projection: extended.projection, strip: [...strip, ...extended.added], cursorable };
+}
+
+/** The `X-Total-Count` and `Link` headers of a page. */
+function pageHeaders(
+  ctx: RequestContext,
+  documents: Document[],
+  total: number | undefined,
+  cursorable: boolean,
+): Record<string, string> {
+  const { sort, limit } = ctx.query;
+  const full = documents.length > 0 && documents.length >= limit;
+  const last = documents.at(-1);
+  const next = full && cursorable && sort && last ? encodeCursor(sort, last) : undefined;
+  const link = linkHeader(ctx, { full, next, total });
+  return {
+    ...(total === undefined ? {} : { 'x-total-count': String(total) }),
+    ...(link === undefined ? {} : { link }),
+  };
+}
 
 /**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
- * `$populate` / `$fill` relations, as {@link present} shows them. `extra` filters are ANDed with the query's. Relation names
- * are checked before any query, so a bad one is a 400 even on an empty page.
+ * `$populate` / `$fill` relations, as {@link present} shows them, from the `$after` cursor when
+ * given; `X-Total-Count` (the whole filter, access rule applied) with `$total=1`, and a `Link`
+ * header ({@link linkHeader}). `extra` filters are ANDed with the query's. Relation names are
+ * checked before any query, so a bad one is a 400 even on an empty page.
  */
 export async function readList(ctx: RequestContext, ...extra: Document[]): Promise<RouteResult> {
-  const { projection, strip } = relationProjection(ctx);
+  const { projection, strip, cursorable } = pageFetch(ctx);
   const filter = requestFilter(ctx, ...extra);
-  if (ctx.query.count) {
+  const { count, total, after } = ctx.query;
+  if (count) {
     return { status: 200, data: { count: await ctx.collection.countDocuments(countableFilter(filter)) } };
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
-  const documents = await ctx.collection.find(filter, options).toArray();
-  const related = wantsRelations(ctx) ? await resolveRelations(ctx, { documents, strip }) : documents;
-  return { status: 200, data: await present(ctx, related) };
+  const [documents, counted] = await Promise.all([
+    ctx.collection.find(after === undefined ? filter : andFilters(filter, after), options).toArray(),
+    total ? ctx.collection.countDocuments(countableFilter(filter)) : undefined,
+  ]);
+  const headers = pageHeaders(ctx, documents, counted, cursorable);
+  const related = wantsRelations(ctx)
+    ? await resolveRelations(ctx, { documents, strip })
+    : strip.length > 0
+      ? documents.map((doc) => omitFields(doc, strip))
+      : documents;
+  return { status: 200, data: await present(ctx, related), headers };
 }

@@ -10,6 +10,8 @@ import { bodyTests } from './bodies.suite';
 import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
 import { hookTests } from './hooks.suite';
+import { orGroupTests } from './or-groups.suite';
+import { pagingTests } from './paging.suite';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
 import { relationRuleTests } from './relation-rules.suite';
@@ -30,6 +32,8 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       pathTests(start);
       bodyTests(start);
       queryTests(start);
+      orGroupTests(start);
+      pagingTests(start);
       errorTests(start);
       authTests(start);
       accessTests(start);
