@@ -59,18 +59,18 @@ export async function relationMatch<C>(
   return filter;
 }
 
-/** Which fields hold the ids joining the page to the relation, and the filter of its query. */
+/** Which fields hold the ids joining documents of `resource` to the relation, and the filter of its query. */
 function linkage<C>(
-  request: RelationRequest<C>,
+  resource: string,
   relation: PlannedRelation,
   options: ResolvedPopulateOptions<C>,
 ): Pick<JoinPlan, 'ownerFields' | 'resultFields' | 'relationFilter'> {
   if (relation.kind === 'populate') {
-    const { one, many } = referenceFields(request.resource, options.singular);
+    const { one, many } = referenceFields(resource, options.singular);
     return {
       ownerFields: { one: '_id' },
       resultFields: { one, many },
-      relationFilter: (values) => childrenFilter(request.resource, values, options),
+      relationFilter: (values) => childrenFilter(resource, values, options),
     };
   }
   const { one, many } = referenceFields(relation.name, options.singular);
@@ -81,17 +81,41 @@ function linkage<C>(
 const isRestrictive = (filter: PopulateDocument | undefined): filter is PopulateDocument =>
   filter !== undefined && Object.keys(filter).length > 0;
 
+/** One relation joined to a list of documents: for each, its related documents as shown. */
+interface Joined {
+  lists: PopulateDocument[][];
+  /** Related documents in the lists at every level, each time it appears. */
+  count: number;
+}
+
+function tooMany(count: number, maxDocuments: number): PopulateError {
+  return new PopulateError(
+    'too_many_documents',
+    `This answer would carry ${count} related documents, more than populate.maxDocuments (${maxDocuments}): ` +
+      'ask for fewer documents ($limit), fewer relations, or use the nested route with paging.',
+    { count, maxDocuments },
+  );
+}
+
+/**
+ * Joins `relation` to `docs` (documents of `resource`): one query (see README for when a
+ * per-document limit needs more), then the relation's own relations over the related
+ * documents found, each once however many lists it is in (one query per resource per level).
+ * The related documents are shown as the scope says (afterRead, hidden fields), joined on
+ * what the database gave. Refuses, before any copy, an answer past `maxDocuments`.
+ */
 async function relate<C>(
   docs: readonly PopulateDocument[],
-  request: RelationRequest<C>,
+  resource: string,
   relation: PlannedRelation,
+  request: RelationRequest<C>,
   options: ResolvedPopulateOptions<C>,
-): Promise<PopulateDocument[][]> {
+): Promise<Joined> {
   const scope = (await request.scope?.(relation.name)) ?? {};
-  const constraint = options.constraint(request.resource, relation.name);
+  const constraint = options.constraint(resource, relation.name);
   const match = await relationMatch(constraint.match, request.context as C, relation.name);
   const plan: JoinPlan = {
-    ...linkage(request, relation, options),
+    ...linkage(resource, relation, options),
     collection: request.db.collection(scope.collection ?? relation.name),
     filters: [match, scope.filter].filter(isRestrictive),
     sort: constraint.sort,
@@ -99,55 +123,63 @@ async function relate<C>(
     batchRounds: options.batchRounds,
   };
   const lists = await batchedJoin(plan, docs);
-  return publicCopies(lists, scope);
+  let count = 0;
+  for (const list of lists) count += list.length;
+  if (count > options.maxDocuments) throw tooMany(count, options.maxDocuments);
+  const unique = [...new Set(lists.flat())];
+  const nested = await Promise.all(
+    relation.relations.map((inner) => relate(unique, relation.name, inner, request, options)),
+  );
+  if (nested.length > 0) {
+    const below = new Map<PopulateDocument, number>();
+    for (const [j, doc] of unique.entries()) {
+      below.set(
+        doc,
+        nested.reduce((sum, inner) => sum + (inner.lists[j]?.length ?? 0), 0),
+      );
+    }
+    for (const list of lists) for (const doc of list) count += below.get(doc) ?? 0;
+    if (count > options.maxDocuments) throw tooMany(count, options.maxDocuments);
+  }
+  const shown = await shownCopies(unique, scope);
+  if (nested.length > 0) {
+    for (const [j, doc] of unique.entries()) {
+      const copy = { ...(shown.get(doc) as PopulateDocument) };
+      for (const [r, inner] of relation.relations.entries()) copy[inner.name] = nested[r]?.lists[j] ?? [];
+      shown.set(doc, copy);
+    }
+  }
+  return { lists: lists.map((list) => list.map((doc) => shown.get(doc) as PopulateDocument)), count };
 }
 
 /**
- * The related documents as the caller may show them: reshaped by the scope's `afterRead` (each
- * document once, however many lists it is in) and, when fields are hidden, one copy of each
- * without them, shared by every list it is in. With neither, the lists as the database gave them
- * (its documents are fresh for each query).
+ * The related documents as the caller may show them, by document as the database gave it:
+ * reshaped by the scope's `afterRead` (each once, however many lists it is in) and, when
+ * fields are hidden, one copy of each without them, shared by every list it is in. With
+ * neither, the documents themselves (the database's are fresh for each query).
  */
-async function publicCopies(
-  lists: PopulateDocument[][],
+async function shownCopies(
+  unique: PopulateDocument[],
   scope: RelationScope,
-): Promise<PopulateDocument[][]> {
+): Promise<Map<PopulateDocument, PopulateDocument>> {
   const hidden = scope.hidden ?? [];
-  if (scope.afterRead === undefined && hidden.length === 0) return lists;
-  const unique = [...new Set(lists.flat())];
+  if (scope.afterRead === undefined && hidden.length === 0) return new Map(unique.map((doc) => [doc, doc]));
   const shaped = scope.afterRead === undefined ? unique : await scope.afterRead(unique);
   if (!Array.isArray(shaped) || shaped.length !== unique.length) {
     throw new TypeError('a relation scope afterRead must return one document per document it receives');
   }
   const shown = (doc: PopulateDocument) => (hidden.length === 0 ? doc : omitFields(doc, hidden));
-  const copies = new Map(unique.map((doc, i) => [doc, shown(shaped[i] as PopulateDocument)]));
-  return lists.map((list) => list.map((doc) => copies.get(doc) as PopulateDocument));
+  return new Map(unique.map((doc, i) => [doc, shown(shaped[i] as PopulateDocument)]));
 }
 
 /**
- * Refuses an answer that would carry more than `maxDocuments` related documents (each time it
- * appears: a child under 300 parents is sent 300 times). Checked on the joined lists, which hold
- * references only, before any copy or serialization.
- */
-function assertWithinBound(joined: readonly PopulateDocument[][][], maxDocuments: number): void {
-  let count = 0;
-  for (const lists of joined) for (const list of lists) count += list.length;
-  if (count > maxDocuments) {
-    throw new PopulateError(
-      'too_many_documents',
-      `This answer would carry ${count} related documents, more than populate.maxDocuments (${maxDocuments}): ` +
-        'ask for fewer documents ($limit), fewer relations, or use the nested route with paging.',
-      { count, maxDocuments },
-    );
-  }
-}
-
-/**
- * Attaches `$populate` children and `$fill` parents to a page of documents of
- * `request.resource`: one query per relation for the whole page (more only when a per-document
- * limit overflows, see README), an in-memory join across id kinds, constraints from
- * `options.population`, the caller's scope (collection, access filter, hidden fields).
- * Returns new documents; the input documents are never mutated.
+ * Attaches `$populate` children and `$fill` parents (`a.b` paths: the relation's own
+ * relations, up to 3 levels) to a page of documents of `request.resource`: one query per
+ * relation per level for the whole page (more only when a per-document limit overflows, see
+ * README), an in-memory join across id kinds, constraints from `options.population` at every
+ * level, the caller's scope (collection, access filter, hidden fields) for every resource.
+ * Returns new documents; the input documents are never mutated. Past `maxDocuments` related
+ * documents (counted at every level, each time one appears), a 400 `too_many_documents`.
  */
 export async function attachRelations<C = unknown>(
   docs: readonly PopulateDocument[],
@@ -157,13 +189,14 @@ export async function attachRelations<C = unknown>(
   const relations = planRelations(request.populate, request.fill, options.maxRelations);
   const strip = request.strip ?? [];
   if (docs.length === 0 || relations.length === 0) return docs.map((doc) => omitFields(doc, strip));
-  const joined = await Promise.all(relations.map((relation) => relate(docs, request, relation, options)));
-  assertWithinBound(joined, options.maxDocuments);
+  const joined = await Promise.all(
+    relations.map((relation) => relate(docs, request.resource, relation, request, options)),
+  );
+  const count = joined.reduce((sum, each) => sum + each.count, 0);
+  if (count > options.maxDocuments) throw tooMany(count, options.maxDocuments);
   return docs.map((doc, i) => {
     const out = omitFields(doc, strip);
-    for (let r = 0; r < relations.length; r++) {
-      out[(relations[r] as PlannedRelation).name] = joined[r]?.[i] ?? [];
-    }
+    for (const [r, relation] of relations.entries()) out[relation.name] = joined[r]?.lists[i] ?? [];
     return out;
   });
 }

@@ -14,8 +14,9 @@ export function requiredFields(
 ): string[] {
   const out = new Set<string>();
   if (populate.length > 0) out.add('_id');
-  for (const parent of fill) {
-    const { one, many } = referenceFields(parent, options?.singular);
+  for (const path of fill) {
+    // `companies.countries`: the page joins `companies`; each company joins its country.
+    const { one, many } = referenceFields(path.split('.')[0] as string, options?.singular);
     out.add(one).add(many);
   }
   return [...out];

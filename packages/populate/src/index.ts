@@ -22,5 +22,11 @@ export {
   type ResolvedPopulateOptions,
   resolvePopulateOptions,
 } from './options';
-export { type PlannedRelation, planRelations, type RelationKind } from './relations';
+export {
+  allRelations,
+  MAX_RELATION_DEPTH,
+  type PlannedRelation,
+  planRelations,
+  type RelationKind,
+} from './relations';
 export type { SortOrder } from './sort';

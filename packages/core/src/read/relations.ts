@@ -1,5 +1,6 @@
 import type { Document } from '@store/common';
 import {
+  allRelations,
   attachRelations,
   type PlannedRelation,
   PopulateError,
@@ -41,14 +42,14 @@ function relatedResource(ctx: RequestContext, { name, kind }: PlannedRelation): 
 }
 
 /**
- * Validates the request's `$populate` / `$fill` (names, repeats, conflicts, count) and that
- * each names a routable resource: unknown under `restrict`, internal or invalid names are a
- * 400 before any query runs. Returns the related resources in request order.
+ * Validates the request's `$populate` / `$fill` (names and `a.b` paths, repeats, conflicts,
+ * count) and that each name at every level is a routable resource: unknown under `restrict`,
+ * internal or invalid names are a 400 before any query runs. Returns the related resources.
  */
 function checkRelations(ctx: RequestContext): ResolvedResource[] {
   const { populate, fill } = ctx.query;
   const planned = planRelations(populate, fill, ctx.options.populate.maxRelations);
-  return planned.map((relation) => relatedResource(ctx, relation));
+  return allRelations(planned).map((relation) => relatedResource(ctx, relation));
 }
 
 /**

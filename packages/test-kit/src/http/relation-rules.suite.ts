@@ -221,6 +221,47 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
     });
   });
 
+  describe('several levels: $populate=a.b, $fill=a.b (contract section 11)', () => {
+    it('attaches the children of each child', async () => {
+      const api = await company(start);
+      const reply = await api.get('/companies/1?$populate=employees.tasks&$select=name');
+      const employees = asArray(field(reply.json, 'employees'));
+      expect(employees.map((e) => [field(e, '_id'), ids({ json: field(e, 'tasks') })])).toEqual([
+        ['e1', ['t2']],
+        ['e2', ['t1', 't2']],
+        ['e3', []],
+      ]);
+    });
+
+    it('attaches the parents of each parent upward', async () => {
+      const api = await company(start);
+      const reply = await api.get('/employees/e1?$fill=companies.countries');
+      const [acme] = asArray(field(reply.json, 'companies'));
+      expect(ids({ json: field(acme, 'countries') })).toEqual(['fr']);
+    });
+
+    it("applies the deeper resource's hidden fields and its parent's population constraint", async () => {
+      const api = await company(start, {
+        resources: {
+          tasks: { hidden: ['employee_ids'] },
+          employees: { population: { tasks: { match: { employee_id: { $exists: true } } } } },
+        },
+      });
+      const reply = await api.get('/companies/1?$populate=employees.tasks');
+      const employees = asArray(field(reply.json, 'employees'));
+      expect(employees.map((e) => field(e, 'tasks'))).toEqual([[], [{ _id: 't1', employee_id: 'e2' }], []]);
+    });
+
+    it('refuses a fourth level with invalid_relation', async () => {
+      const api = await company(start);
+      expectProblem(
+        await api.get('/companies?$populate=employees.tasks.notes.items'),
+        400,
+        'invalid_relation',
+      );
+    });
+  });
+
   describe('database calls', () => {
     it.each([
       ['a plain list', '/companies', ['companies.find']],
@@ -241,6 +282,16 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
         ['employees.find', 'tasks.find'],
       ],
       ['a nested $count', '/companies/1/employees?$count=1', ['employees.countDocuments']],
+      [
+        'three levels of $populate',
+        '/countries?$populate=companies.employees.tasks',
+        ['companies.find', 'countries.find', 'employees.find', 'tasks.find'],
+      ],
+      [
+        'two levels of $fill',
+        '/tasks?$fill=employees.companies',
+        ['companies.find', 'employees.find', 'tasks.find'],
+      ],
     ])('answers %s with 1 + one query per related resource', async (_, path, expected) => {
       const counted = countingDb(await engine.createDb());
       const api = await company((config) => start({ ...config, db: counted.db }));
