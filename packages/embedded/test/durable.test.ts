@@ -27,6 +27,9 @@ function open(dir: string, options: { compactAfterBytes?: number; warn?: (m: str
   return db;
 }
 
+/** Inverts every bit of one byte. */
+const flip = (bytes: Buffer, at: number) => bytes.writeUInt8(bytes.readUInt8(at) ^ 0xff, at);
+
 const freshDir = () => mkdtempSync(join(tmpdir(), 'store-durable-'));
 
 afterEach(async () => {
@@ -148,7 +151,7 @@ describe('createEmbeddedDb({ dir }) after damage', () => {
     const dir = freshDir();
     const journal = await written(dir, 5);
     const bytes = readFileSync(journal);
-    bytes[bytes.length - 3] ^= 0xff;
+    flip(bytes, bytes.length - 3);
     writeFileSync(journal, bytes);
     const warnings: string[] = [];
     const docs = await open(dir, { warn: (message) => warnings.push(message) })
@@ -173,7 +176,7 @@ describe('createEmbeddedDb({ dir }) after damage', () => {
     await db.close();
     const snapshot = join(dir, 'snapshot.bson');
     const bytes = readFileSync(snapshot);
-    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    flip(bytes, Math.floor(bytes.length / 2));
     writeFileSync(snapshot, bytes);
     const failure = (() => {
       try {
@@ -187,7 +190,7 @@ describe('createEmbeddedDb({ dir }) after damage', () => {
     expect((failure as Error).message).toMatch(/snapshot\.bson is damaged .*nothing was loaded/);
     expect(readFileSync(snapshot)).toEqual(bytes);
     // The lock was released: once the snapshot is fixed the directory opens.
-    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    flip(bytes, Math.floor(bytes.length / 2));
     writeFileSync(snapshot, bytes);
     expect(await open(dir).collection('docs').countDocuments({})).toBe(100);
   });
