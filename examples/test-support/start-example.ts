@@ -29,12 +29,25 @@ export interface Example {
  * Settings the examples read, blanked so the runner's own environment cannot leak in: the
  * embedded engine, BASE_URL built from HOST and PORT, mail printed to stdout, a fresh secret.
  */
-const BLANK_SETTINGS = { MONGODB_URI: '', BASE_URL: '', SMTP_URL: '', STORE_SECRET: '' };
+const BLANK_SETTINGS = {
+  MONGODB_URI: '',
+  BASE_URL: '',
+  SMTP_URL: '',
+  STORE_SECRET: '',
+  STORE_DATA: 'memory',
+};
 
-/** Starts an example's server file as its `pnpm example:*` script does; resolves once it prints its engine. */
-export function startExample(serverFile: string, port: number): Promise<Example> {
+/**
+ * Starts an example's server file as its `pnpm example:*` script does (data in memory unless
+ * `env` says otherwise); resolves once it prints its engine.
+ */
+export function startExample(
+  serverFile: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<Example> {
   const child = spawn(process.execPath, [serverFile], {
-    env: { ...process.env, ...BLANK_SETTINGS, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...BLANK_SETTINGS, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

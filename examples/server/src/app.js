@@ -1,7 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { createStore } from '@store/adapter-express';
 import { magicAuth } from '@store/auth-magic';
 import express from 'express';
 import { refuseBlockedUsers } from './hooks.js';
+
+/** Where `pnpm example` keeps its data without STORE_DATA (git-ignored). */
+const DEFAULT_DATA = fileURLToPath(new URL('../.data', import.meta.url));
 
 /**
  * Reads the example's settings from the environment (contract section 2).
@@ -16,6 +20,8 @@ export function readSettings(env) {
     host,
     port,
     mongodbUri: env.MONGODB_URI || undefined,
+    // The embedded engine's data: STORE_DATA, `memory`, or examples/server/.data (unused with MongoDB).
+    data: env.MONGODB_URI ? undefined : env.STORE_DATA || DEFAULT_DATA,
     baseUrl: env.BASE_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     secret: env.STORE_SECRET || undefined,
@@ -50,6 +56,7 @@ export function createExampleApp(settings, baseUrl) {
   const store = createStore({
     plugins: [magicAuth],
     db: settings.mongodbUri,
+    data: settings.data,
     baseUrl,
     secret: settings.secret,
     resources: {

@@ -8,13 +8,23 @@ const { app, store } = createExampleApp(settings, settings.baseUrl ?? url);
 // (it logs when the database goes and comes back). `ready` rejects only on a bad option.
 store.ready.then(
   () => console.log('storage ready'),
-  () => stopping || process.exit(1),
+  (error) => {
+    if (stopping) return;
+    console.error(`cannot start the store: ${error.message}`);
+    process.exit(1);
+  },
 );
 
 const server = app.listen(settings.port, settings.host, () => {
   console.log(`@store example server listening on ${url}`);
   console.log(
-    `engine: ${settings.mongodbUri ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`,
+    `engine: ${
+      settings.mongodbUri
+        ? 'MongoDB (MONGODB_URI)'
+        : settings.data === 'memory'
+          ? 'embedded (in memory: data is lost on exit; STORE_DATA=<dir> keeps it)'
+          : `embedded (data in ${settings.data}; STORE_DATA=memory keeps it in memory)`
+    }`,
   );
   console.log(`mail: ${settings.smtpUrl ? 'SMTP (SMTP_URL)' : 'printed here (no SMTP_URL)'}`);
   console.log(`try: curl ${url}/posts`);

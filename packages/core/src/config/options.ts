@@ -11,6 +11,7 @@ import { findResource } from './resources';
 
 const STORE_OPTIONS = [
   'db',
+  'data',
   'resources',
   'restrict',
   'defaultAccess',
@@ -37,6 +38,21 @@ function checkDb(value: unknown): StoreDbOption {
     invalidOption('db', 'expected a MongoDB connection string, a MongoClient, a Db or an embedded db');
   }
   return value as StoreDbOption;
+}
+
+/** The embedded engine's data directory (`data`), or undefined for memory. */
+function checkData(value: unknown, db: StoreDbOption): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    invalidOption('data', 'expected a directory for the embedded engine\'s data, or "memory"');
+  }
+  if (db !== undefined && db !== null) {
+    invalidOption(
+      'data',
+      "keeps the embedded engine's data and cannot be combined with db (MongoDB keeps its own)",
+    );
+  }
+  return value === 'memory' ? undefined : value;
 }
 
 function checkLogger(value: unknown): StoreLogger {
@@ -79,8 +95,10 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const { resources, internalCollections } = routed;
   const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
+  const db = checkDb(config.db);
   return {
-    db: checkDb(config.db),
+    db,
+    data: checkData(config.data, db),
     resources,
     restrict,
     baseUrl,

@@ -134,6 +134,13 @@ export interface StoreConfig {
    */
   db?: StoreDbOption;
   /**
+   * Where the embedded engine keeps its data when no `db` is given: a directory (created if
+   * missing; every acknowledged write survives a crash; one process at a time), or `"memory"`.
+   * Cannot be combined with `db`.
+   * @default undefined: in memory (the data is lost when the process exits)
+   */
+  data?: string;
+  /**
    * Per-resource options, keyed by resource name.
    * @default {}
    */

@@ -31,6 +31,8 @@ export interface ActivePlugin {
 /** {@link StoreConfig} with defaults applied and every value checked. */
 export interface ResolvedStoreOptions {
   readonly db: StoreDbOption;
+  /** The embedded engine's data directory; undefined: in memory. */
+  readonly data: string | undefined;
   readonly resources: ReadonlyMap<string, ResolvedResource>;
   readonly restrict: boolean;
   readonly baseUrl: string | undefined;

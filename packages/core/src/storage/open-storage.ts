@@ -64,16 +64,18 @@ async function connect(uri: string, env: Record<string, string | undefined>): Pr
 }
 
 /**
- * Opens the storage the `db` option names. `env` supplies `MONGODB_DB`, the database name
+ * Opens the storage the `db` option names (without one, the embedded engine, on disk in the
+ * `data` directory when given: a directory locked or damaged rejects). `env` supplies `MONGODB_DB`, the database name
  * used when a connection string has none (then the driver's default, `test`).
  */
 export async function openStorage(
   option: StorageOption,
   env: Record<string, string | undefined> = process.env,
+  data?: string,
 ): Promise<OpenedStorage> {
   if (option === undefined || option === null) {
     const { createEmbeddedDb } = await import('@store/embedded');
-    const db = createEmbeddedDb();
+    const db = createEmbeddedDb(data === undefined ? {} : { dir: data });
     return { db, close: () => db.close() };
   }
   if (typeof option === 'string') return connect(option, env);

@@ -76,7 +76,7 @@ export function startStorage(options: ResolvedStoreOptions): StorageHandle {
     firstAttemptSettled = resolve;
   });
 
-  const opened = openStorage(options.db);
+  const opened = openStorage(options.db, process.env, options.data);
 
   async function run(): Promise<StartedStorage> {
     const storage = await opened;
