@@ -7,7 +7,7 @@ import type { Filter, SortSpec } from './types';
  * reaches the other kinds with `$type`. Arrays are left out: a sort on an array field orders
  * by one of its elements, which no keyset filter can follow.
  */
-export const VALUE_KINDS = [
+const VALUE_KINDS = [
   'null',
   'number',
   'string',
@@ -20,7 +20,7 @@ export const VALUE_KINDS = [
   'regex',
 ] as const;
 
-export type ValueKind = (typeof VALUE_KINDS)[number];
+type ValueKind = (typeof VALUE_KINDS)[number];
 
 const TYPE_ALIASES: Record<Exclude<ValueKind, 'null'>, string[]> = {
   number: ['number'],

@@ -1,7 +1,7 @@
 import { isPlainObject } from '@store/common';
 import qs from 'qs';
 import { LIMITS } from './limits';
-import { addOrParameter, isOrKey, type OrGroups, orGroupsFromValue } from './or-groups';
+import { addOrParameter, isOrKey, type OrGroups, orGroupsFromValue } from './or-group-syntax';
 import { fail } from './query-error';
 
 /** One query parameter: its name (without a trailing `[]`) and every value, in order. */

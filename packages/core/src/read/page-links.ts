@@ -4,7 +4,7 @@ import type { RequestContext } from '../model/context';
 type PageTarget = { page: number } | { after: string } | Record<string, never>;
 
 /** What a list answer knows of its place, for its `Link` header. */
-export interface PagePosition {
+interface PagePosition {
   /** The cursor after the last document of a full page; `undefined` when the page is not full or no cursor can be made. */
   readonly next: string | undefined;
   /** Whether the page is full (as many documents as `$limit`). */
