@@ -46,7 +46,7 @@ const SNAPSHOT_BATCH = 1_000;
 const journalName = (generation: number): string => `journal-${generation}.log`;
 
 /** One collection as read from disk. */
-export interface CollectionImage {
+interface CollectionImage {
   docs: Map<string, Document>;
   indexes: Map<string, IndexDefinition>;
 }
