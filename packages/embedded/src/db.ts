@@ -49,6 +49,8 @@ export interface EmbeddedDbOptions {
 }
 
 const DEFAULT_COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
+/** A journal larger than this is compacted on `close()`. */
+const COMPACT_ON_CLOSE_BYTES = 64 * 1024;
 
 /**
  * Creates a database implementing the storage interface with MongoDB's semantics (query,
@@ -137,6 +139,8 @@ function openDurable(
       released = true;
       try {
         while (compaction) await compaction;
+        // A clean shutdown leaves a snapshot, so the next open reads packed records only.
+        if (journal.size > COMPACT_ON_CLOSE_BYTES) await compact();
         await journal.close();
       } finally {
         opened.unlock();

@@ -1,10 +1,12 @@
 /**
- * The append-only journal with group commit: records appended while a write and `fdatasync`
- * are under way wait for the next one, so concurrent writes share one sync. Records reach the
- * disk in the order they were appended, across files too (after `switchTo`, the older file's
- * records are synced before the newer file's are written).
+ * The append-only journal with group commit: the records appended during one turn of the event
+ * loop are written and synced together once it ends (`setImmediate`), and records appended
+ * while that happens wait for the next sync, so concurrent writes share one `fdatasync`. The
+ * write and sync are synchronous calls (about 0.2 ms here): two thread-pool round trips per
+ * batch cost more than they save. Records reach the disk in the order they were appended,
+ * across files too (after `switchTo`, the older file's records are synced first).
  */
-import { closeSync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 
 interface Pending {
@@ -83,7 +85,7 @@ export class Journal {
     this.#bytes += bytes.length;
     return new Promise((done, failed) => {
       this.#queue.push({ file: this.#file, bytes, done, failed });
-      this.#running ??= this.#drain();
+      this.#running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#drain());
     });
   }
 
@@ -120,10 +122,9 @@ export class Journal {
       const bytes = Buffer.concat(batch.slice(start, end).map((pending) => pending.bytes));
       let written = 0;
       while (written < bytes.length) {
-        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
-        written += bytesWritten;
+        written += writeSync(handle.fd, bytes, written, bytes.length - written);
       }
-      await handle.datasync();
+      fdatasyncSync(handle.fd);
       start = end;
     }
   }
