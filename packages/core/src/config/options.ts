@@ -5,6 +5,7 @@ import type { StoreLogger } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
 import { parseByteSize } from './byte-size';
+import { resolveCors } from './cors-option';
 import { resolveRelationOptions } from './relation-options';
 import { resolveResources } from './resource-options';
 import { findResource } from './resources';
@@ -12,6 +13,7 @@ import { findResource } from './resources';
 const STORE_OPTIONS = [
   'db',
   'data',
+  'cors',
   'resources',
   'restrict',
   'defaultAccess',
@@ -99,6 +101,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   return {
     db,
     data: checkData(config.data, db),
+    cors: resolveCors(config.cors),
     resources,
     restrict,
     baseUrl,

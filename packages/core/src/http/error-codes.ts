@@ -14,6 +14,8 @@ export const ERROR_CODES = defineErrorCodes({
   /** Refused by an access rule. */
   forbidden: 403,
   not_found: 404,
+  /** A CORS preflight from an origin the `cors` option does not allow. */
+  origin_not_allowed: 403,
   /** The method is not one the route takes (with `Allow`). */
   method_not_allowed: 405,
   /** A taken `_id` or unique key. */

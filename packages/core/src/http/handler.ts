@@ -7,6 +7,7 @@ import type { ResolvedStoreOptions } from '../model/options';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
 import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
+import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
@@ -50,11 +51,21 @@ async function answer(
   storage: StorageHandle,
 ): Promise<StoreResponse | null> {
   const plugin = pluginFor(request.path, options);
-  const response =
+  const { cors } = options;
+  if (cors !== undefined && isPreflight(request)) {
+    if (plugin === undefined && matchRoute(request.path, options) === undefined) return null;
+    try {
+      return answerPreflight(request, cors);
+    } catch (error) {
+      return renderError(error, options.logger);
+    }
+  }
+  const answered =
     plugin === undefined
       ? await answerResource(request, options, storage)
       : await answerPlugin(request, plugin, options, storage);
-  if (response === null) return null;
+  if (answered === null) return null;
+  const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.
   return request.method.toUpperCase() === 'HEAD'
     ? { status: response.status, headers: response.headers }

@@ -125,6 +125,18 @@ export interface ResourceConfig extends PluginResourceOptions {
   schema?: Record<string, unknown>;
 }
 
+/** Cross-origin access (`cors`): which origins may call the store from a browser. */
+export interface CorsConfig {
+  /** Allowed origins (`https://app.example.com`), or `"*"` for any. */
+  origins: readonly string[] | '*';
+  /**
+   * Whether cookies and credentials go along (`Access-Control-Allow-Credentials`); the origin
+   * is then echoed instead of `*`.
+   * @default false
+   */
+  credentials?: boolean;
+}
+
 /** The configuration of a store: what `createStore(config)` takes. */
 export interface StoreConfig {
   /**
@@ -140,6 +152,13 @@ export interface StoreConfig {
    * @default undefined: in memory (the data is lost when the process exits)
    */
   data?: string;
+  /**
+   * CORS for the store's routes: `true` for any origin, or `{ origins, credentials }`.
+   * Preflights are answered, answers carry `Access-Control-Allow-Origin` and expose
+   * `X-Total-Count`, `Link`, `ETag`, `Location`, `Retry-After`.
+   * @default false (no CORS headers; a preflight is not answered as one)
+   */
+  cors?: boolean | CorsConfig;
   /**
    * Per-resource options, keyed by resource name.
    * @default {}

@@ -6,6 +6,13 @@ import type { StoreLogger } from './http';
 import type { PluginInstance, StorePlugin } from './plugin';
 import type { ResolvedAccess, ResolvedResource } from './resource';
 
+/** `cors` resolved: which origins, and whether cookies and credentials go along. */
+export interface ResolvedCors {
+  /** `*`: any origin. */
+  readonly origins: '*' | ReadonlySet<string>;
+  readonly credentials: boolean;
+}
+
 /** A relation declared under `population`: its reference fields are indexed at start-up. */
 export interface DeclaredRelation {
   /** The resource whose `population` declares it (the parent, read as `$populate`). */
@@ -31,6 +38,8 @@ export interface ActivePlugin {
 /** {@link StoreConfig} with defaults applied and every value checked. */
 export interface ResolvedStoreOptions {
   readonly db: StoreDbOption;
+  /** CORS, when on. */
+  readonly cors: ResolvedCors | undefined;
   /** The embedded engine's data directory; undefined: in memory. */
   readonly data: string | undefined;
   readonly resources: ReadonlyMap<string, ResolvedResource>;

@@ -7,6 +7,7 @@ import { type DescribeEnginesOptions, describeEngines } from '../engines';
 import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
+import { corsTests } from './cors.suite';
 import { errorTests } from './errors.suite';
 import { type Serve, useServer } from './harness';
 import { hookTests } from './hooks.suite';
@@ -40,6 +41,7 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       relationTests(start);
       relationRuleTests(start, engine);
       hookTests(start);
+      corsTests(start);
     },
     options,
   );

@@ -1,0 +1,30 @@
+/** The `cors` option: off, any origin, or a list (contract section 10). */
+import { checkBoolean, invalidOption, isPlainObject } from '@store/common';
+import type { CorsConfig } from '../model/config';
+import type { ResolvedCors } from '../model/options';
+
+const ORIGIN = /^https?:\/\/[^/\s?#]+$/;
+
+/** Resolves the `cors` option (undefined or false: off). */
+export function resolveCors(value: unknown): ResolvedCors | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { origins: '*', credentials: false };
+  if (!isPlainObject(value))
+    invalidOption('cors', 'expected true, false or { origins: [...], credentials? }');
+  const { origins, credentials, ...rest } = value as CorsConfig & Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) invalidOption('cors', `unknown key "${unknown}" (known: origins, credentials)`);
+  const withCredentials = checkBoolean(credentials ?? false, 'cors.credentials');
+  if (origins === '*') return { origins: '*', credentials: withCredentials };
+  if (
+    !Array.isArray(origins) ||
+    origins.length === 0 ||
+    !origins.every((o) => typeof o === 'string' && ORIGIN.test(o))
+  ) {
+    invalidOption(
+      'cors',
+      'origins must be "*" or a non-empty list of origins such as "https://app.example.com"',
+    );
+  }
+  return { origins: new Set(origins), credentials: withCredentials };
+}
