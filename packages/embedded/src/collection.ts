@@ -398,6 +398,11 @@ export class EmbeddedCollection implements StoreCollection {
     });
   }
 
+  /** Whether the collection exists as MongoDB would list it: it holds documents or indexes. */
+  exists(): boolean {
+    return this.#docs.size > 0 || this.#indexDefinitions.size > 0;
+  }
+
   /**
    * Fills an empty collection with documents read from disk (in their stored order) and creates
    * its indexes over them. For a durable database's open only: nothing is journaled.

@@ -19,6 +19,8 @@ export function isEmbeddedDb(value: unknown): value is EmbeddedDb {
 /** A {@link StoreDb} kept in memory by the embedded engine (and on disk with `dir`). */
 export interface EmbeddedDb extends StoreDb {
   collection(name: string): EmbeddedCollection;
+  /** The collections that hold documents or indexes, as the driver's `listCollections` names them. */
+  listCollections(): { toArray(): Promise<Array<{ name: string }>> };
   /**
    * Stops the database: later operations fail (code 11600, like a server shutting down). With
    * `dir`, resolves once every write is on disk and a compaction under way is finished, and
@@ -73,6 +75,13 @@ export function createEmbeddedDb(options: EmbeddedDbOptions = {}): EmbeddedDb {
     options.dir === undefined ? undefined : openDurable(options, state, collections, collection);
   const db: EmbeddedDb = {
     collection,
+    listCollections: () => ({
+      toArray: async () =>
+        [...collections]
+          .filter(([, found]) => found.exists())
+          .map(([name]) => ({ name }))
+          .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    }),
     async close() {
       if (state.closed && !durable) return;
       state.closed = true;

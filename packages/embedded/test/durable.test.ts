@@ -226,3 +226,13 @@ describe('createEmbeddedDb({ dir }) lock', () => {
     expect(() => createEmbeddedDb({ dir })).toThrow(`in use by process ${process.ppid}`);
   });
 });
+
+describe('listCollections', () => {
+  it('names the collections that hold documents or indexes, in name order', async () => {
+    const db = createEmbeddedDb();
+    await db.collection('posts').insertOne({ _id: 1 });
+    await db.collection('users').createIndex({ email: 1 });
+    await db.collection('empty').countDocuments({});
+    expect(await db.listCollections().toArray()).toEqual([{ name: 'posts' }, { name: 'users' }]);
+  });
+});
