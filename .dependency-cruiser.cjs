@@ -55,6 +55,11 @@ module.exports = {
       '@store/auth-magic imports only core and common (core compiles the query string for it).',
     ),
     layer('adapter-[^/]+', ['core', 'common'], 'An adapter imports only @store/core and @store/common.'),
+    layer(
+      'cli',
+      ['core', 'embedded', 'query', 'common'],
+      'The cli imports only core, embedded (it opens data directories itself), query and common.',
+    ),
     {
       name: 'no-adapter-test-kit-or-cli-in-src',
       comment: 'Nothing under packages/*/src imports an adapter, the test kit or the cli.',

@@ -1,0 +1,70 @@
+/**
+ * Files of whole collections: an object whose array members are collections of documents, as
+ * `store export` writes it (Extended JSON, so ObjectIds and dates come back as they were) and
+ * as json-server's `db.json` is (documents with `id`: it becomes `_id`).
+ */
+import { readFileSync } from 'node:fs';
+import type { Document } from '@store/common';
+import { isValidResourceName } from '@store/query';
+import { EJSON } from 'bson';
+import { CliError } from './cli-error';
+
+/** The collections of a file, and the top-level members that are not collections. */
+export interface DataFile {
+  collections: Map<string, Document[]>;
+  /** Members that are not arrays (json-server's `profile` object), left out. */
+  skipped: string[];
+}
+
+function isDocument(value: unknown): value is Document {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A json-server document: `id` becomes `_id` (unless the document has both). */
+function withStoreId(doc: Document): Document {
+  if (doc._id !== undefined || doc.id === undefined) return doc;
+  const { id, ...rest } = doc;
+  return { _id: id, ...rest };
+}
+
+/** Reads and checks `path`; every problem names the file and where in it. */
+export function readDataFile(path: string): DataFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = EJSON.parse(text, { relaxed: true });
+  } catch (error) {
+    throw new CliError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isDocument(parsed)) {
+    throw new CliError(`${path} must hold an object of collections, such as { "posts": [ ... ] }`);
+  }
+  const collections = new Map<string, Document[]>();
+  const skipped: string[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    if (!Array.isArray(value)) {
+      skipped.push(name);
+      continue;
+    }
+    if (!isValidResourceName(name)) throw new CliError(`${path}: "${name}" is not a valid collection name`);
+    const docs = value.map((doc, i) => {
+      if (!isDocument(doc)) throw new CliError(`${path}: ${name}[${i}] is not an object`);
+      return withStoreId(doc);
+    });
+    collections.set(name, docs);
+  }
+  return { collections, skipped };
+}
+
+/** The collections as `store export` writes them: Extended JSON (relaxed), two-space indented. */
+export function formatDataFile(collections: ReadonlyMap<string, Document[]>): string {
+  return `${EJSON.stringify(Object.fromEntries(collections), undefined, 2, { relaxed: true })}\n`;
+}

@@ -1,0 +1,56 @@
+/**
+ * The command's HTTP server: plain `node:http` in front of core's handler (no web framework in
+ * the way). A path the store does not answer is a 404 problem.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { renderError, type StoreHandler, type StoreRequest, storeError } from '@store/core';
+
+function toStoreRequest(req: IncomingMessage): StoreRequest {
+  const url = req.url ?? '/';
+  const mark = url.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    path: mark === -1 ? url : url.slice(0, mark),
+    rawQuery: mark === -1 ? '' : url.slice(mark + 1),
+    headers: req.headers,
+    body: req,
+    ip: req.socket.remoteAddress,
+  };
+}
+
+const logger = { error: (...args: unknown[]) => console.error(...args), warn: () => undefined };
+
+/** A server answering every request with `handler`. */
+export function storeServer(handler: StoreHandler): Server {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const request = toStoreRequest(req);
+    handler(request)
+      .then(
+        (answer) =>
+          answer ??
+          renderError(storeError('not_found', `Nothing is served at ${request.path.slice(0, 200)}.`), logger),
+      )
+      .catch((error: unknown) => renderError(error, logger))
+      .then((answer) => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      });
+  });
+}
+
+/** Listens on `port` and `host`, or fails with a message a person can act on. */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      server.off('listening', listening);
+      reject(error);
+    };
+    const listening = () => {
+      server.off('error', failed);
+      resolve();
+    };
+    server.once('error', failed);
+    server.once('listening', listening);
+    server.listen(port, host);
+  });
+}

@@ -1,0 +1,261 @@
+/**
+ * The `store` command: `serve`, `import`, `export` (contract section 10). Each prints its help
+ * with `--help`; a usage error exits 2, any other failure 1, with one line on stderr.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { createStoreHandler, type StoreConfig } from '@store/core';
+import { CliError } from './cli-error';
+import { exportCollections, importCollections, occupied } from './collections';
+import { formatDataFile, readDataFile } from './data-file';
+import { listen, storeServer } from './node-server';
+import { openTarget } from './target';
+
+/** Where the command writes; tests pass their own. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** `store export` without a file writes the whole document here. */
+  write(text: string): void;
+  /** Resolves when the process is asked to stop (SIGINT, SIGTERM): ends `serve`. */
+  stopped: Promise<string>;
+}
+
+const STORAGE_FLAGS = `  --db <uri>        a MongoDB connection string with a database name (mongodb://host:27017/mydb)
+  --data <dir>      keep the data in this directory (every write on disk before it is answered)
+                    neither: in memory, gone when the command exits (STORE_DATA sets --data)`;
+
+const HELP = {
+  store: `Usage: store <command> [options]
+
+Commands:
+  serve             serve every resource over REST (json-server style: open to anyone)
+  import <file>     load the collections of a JSON file (json-server's db.json works as is)
+  export [file]     write every collection as JSON (to stdout without a file)
+
+Run "store <command> --help" for a command's options. "store --version" prints the version.`,
+  serve: `Usage: store serve [options]
+
+Serves GET/POST /<resources>, GET/PUT/PATCH/DELETE /<resources>/<id> and the whole query
+language for any plural name, with no set-up.
+
+${STORAGE_FLAGS}
+  --seed <file>     load this JSON file at start, when its collections are empty
+  --port <n>        port to listen on (default 3000, or PORT)
+  --host <host>     address to listen on (default 127.0.0.1, or HOST)
+  --config <file>   a store.config.js / .mjs whose default export is createStore's config
+  --cors <origins>  origins browsers may call from: "*" (default), a comma-separated list, or "off"
+  -h, --help        this help`,
+  import: `Usage: store import <file.json> [options]
+
+Loads an object of arrays ({ "posts": [...], "comments": [...] }): each array becomes a
+collection. json-server's db.json imports as is: "id" becomes "_id"; members that are not
+arrays (such as "profile") are reported and left out. Extended JSON keeps ObjectIds and dates.
+
+${STORAGE_FLAGS}
+  --replace         delete what the collections already hold first (else that is refused)
+  -h, --help        this help`,
+  export: `Usage: store export [file.json] [options]
+
+Writes every collection as one JSON object of arrays (Extended JSON: ObjectIds and dates kept),
+to the file, or to stdout without one. "store import" reads it back.
+
+${STORAGE_FLAGS}
+  -h, --help        this help`,
+} as const;
+
+const STORAGE_OPTIONS = {
+  db: { type: 'string' },
+  data: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+function parse<O extends ParseArgsConfig['options']>(command: keyof typeof HELP, args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n\n${HELP[command]}`, 2);
+  }
+}
+
+/** `--data`, or STORE_DATA when neither --db nor --data is given. */
+function storageFlags(
+  values: { db?: string | undefined; data?: string | undefined },
+  env: NodeJS.ProcessEnv,
+) {
+  const data = values.data ?? (values.db === undefined ? env.STORE_DATA || undefined : undefined);
+  return { db: values.db, data };
+}
+
+function portOf(raw: string | undefined): number {
+  const port = Number(raw ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CliError(`--port must be a port number (0-65535), got "${raw}"`, 2);
+  }
+  return port;
+}
+
+/** `--cors`: `*` (the command's default), `off`, or a comma-separated list of origins. */
+function corsOf(raw: string | undefined): StoreConfig['cors'] {
+  if (raw === undefined || raw === '*') return true;
+  if (raw === 'off' || raw === 'false') return false;
+  return { origins: raw.split(',').map((origin) => origin.trim()) };
+}
+
+async function loadConfig(path: string): Promise<StoreConfig> {
+  try {
+    const loaded = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
+    const config = loaded.default;
+    if (typeof config !== 'object' || config === null) {
+      throw new Error('its default export must be an object: the config createStore takes');
+    }
+    return config as StoreConfig;
+  } catch (error) {
+    throw new CliError(`cannot load --config ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const { values } = parse('serve', args, {
+    ...STORAGE_OPTIONS,
+    seed: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    config: { type: 'string' },
+    cors: { type: 'string' },
+  });
+  if (values.help) return help(io, 'serve');
+  const port = portOf(values.port ?? env.PORT);
+  const host = values.host ?? env.HOST ?? '127.0.0.1';
+  const { db: configDb, data: configData, ...config } = values.config ? await loadConfig(values.config) : {};
+  const flags = storageFlags(values, env);
+  if (flags.db === undefined && flags.data === undefined) {
+    flags.db = typeof configDb === 'string' ? configDb : undefined;
+    flags.data = configData;
+  }
+  const seed = values.seed === undefined ? undefined : readDataFile(values.seed);
+  const target = await openTarget(flags);
+  try {
+    if (seed) {
+      const taken = await occupied(target, seed);
+      if (taken.length === 0) {
+        const seeded = await importCollections(target, seed, { replace: false });
+        io.out(
+          `seeded from ${values.seed}: ${seeded.map(([name, count]) => `${name} (${count})`).join(', ')}`,
+        );
+        if (seed.skipped.length > 0) io.out(`left out of the seed (not arrays): ${seed.skipped.join(', ')}`);
+      } else {
+        io.out(`--seed skipped: ${taken.map(([name]) => name).join(', ')} already hold documents`);
+      }
+    }
+    const handler = createStoreHandler({
+      ...config,
+      db: target.db,
+      cors: config.cors ?? corsOf(values.cors),
+    });
+    await handler.ready.catch((error: Error) => {
+      throw new CliError(`cannot start the store: ${error.message}`);
+    });
+    const server = storeServer(handler);
+    await listen(server, port, host).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(
+        error.code === 'EADDRINUSE'
+          ? `port ${port} on ${host} is already in use: stop what uses it, or choose another with --port`
+          : `cannot listen on ${host}:${port}: ${error.message}`,
+      );
+    });
+    const address = server.address();
+    const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
+    io.out(`store serving ${url}`);
+    io.out(`engine: ${target.description}`);
+    io.out(`try: curl ${url}/posts`);
+    const signal = await io.stopped;
+    io.out(`${signal}: stopping`);
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+    await handler.close();
+    return 0;
+  } finally {
+    await target.close();
+  }
+}
+
+async function importCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parse('import', args, { ...STORAGE_OPTIONS, replace: { type: 'boolean' } });
+  if (values.help) return help(io, 'import');
+  const [path, extra] = positionals;
+  if (path === undefined || extra !== undefined) {
+    throw new CliError(`store import takes one file\n\n${HELP.import}`, 2);
+  }
+  const file = readDataFile(path);
+  const target = await openTarget(storageFlags(values, env));
+  try {
+    const imported = await importCollections(target, file, { replace: values.replace === true });
+    io.out(
+      `imported into ${target.description}: ${imported.map(([name, n]) => `${name} (${n})`).join(', ') || 'nothing'}`,
+    );
+    if (file.skipped.length > 0) io.out(`left out (not arrays): ${file.skipped.join(', ')}`);
+    return 0;
+  } finally {
+    await target.close();
+  }
+}
+
+async function exportCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parse('export', args, STORAGE_OPTIONS);
+  if (values.help) return help(io, 'export');
+  if (positionals.length > 1) throw new CliError(`store export takes at most one file\n\n${HELP.export}`, 2);
+  const target = await openTarget(storageFlags(values, env));
+  try {
+    const text = formatDataFile(await exportCollections(target));
+    const [path] = positionals;
+    if (path === undefined) io.write(text);
+    else {
+      writeFileSync(path, text);
+      io.err(`exported ${target.description} to ${path}`);
+    }
+    return 0;
+  } finally {
+    await target.close();
+  }
+}
+
+function help(io: CliIo, command: keyof typeof HELP): number {
+  io.out(HELP[command]);
+  return 0;
+}
+
+const COMMANDS = { serve, import: importCommand, export: exportCommand } as const;
+
+/**
+ * Runs the command line `args` (without `node` and the script) and answers the exit code.
+ * Failures are printed, not thrown.
+ */
+export async function runCli(
+  args: string[],
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+  version = '',
+): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help')
+      return help(io, 'store');
+    if (command === '--version' || command === '-v') {
+      io.out(version);
+      return 0;
+    }
+    if (!Object.hasOwn(COMMANDS, command))
+      throw new CliError(`unknown command "${command}"\n\n${HELP.store}`, 2);
+    return await COMMANDS[command as keyof typeof COMMANDS](rest, io, env);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`store: ${error.message}`);
+      return error.exitCode;
+    }
+    io.err(`store: ${(error as Error).stack ?? String(error)}`);
+    return 1;
+  }
+}
