@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Example, freePort, startExample } from './start-example';
+import { type Example, freePort, runExampleToExit, startExample } from './start-example';
 
 /** The example a suite runs against, readable once its `beforeAll` has started it. */
 export interface RunningExample {
@@ -43,6 +43,14 @@ export function describeExampleSmoke(
     });
 
     smokeCases(running);
+
+    it('exits with code 1 and says so, printing no address, when its port is taken', async () => {
+      const port = Number(new URL(running.base).port);
+      const { code, output } = await runExampleToExit(serverFile, port);
+      expect(code).toBe(1);
+      expect(output).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(output).not.toContain('listening');
+    });
     cases(running);
   });
 }

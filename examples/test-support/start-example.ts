@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 
 /** A port free on 127.0.0.1 right now. */
@@ -36,6 +37,26 @@ const BLANK_SETTINGS = {
   STORE_SECRET: '',
   STORE_DATA: 'memory',
 };
+
+/** Runs an example's server file until it exits by itself; answers its exit code and output. */
+export async function runExampleToExit(
+  serverFile: string,
+  port: number,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [serverFile], {
+    env: { ...process.env, ...BLANK_SETTINGS, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
 
 /**
  * Starts an example's server file as its `pnpm example:*` script does (data in memory unless

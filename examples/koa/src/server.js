@@ -16,5 +16,14 @@ const server = app.listen(Number(PORT), HOST, () => {
     `engine: ${MONGODB_URI ? 'MongoDB (MONGODB_URI)' : 'embedded (in memory: data is lost on exit)'}`,
   );
 });
+// A port in use ends the process with a message and code 1 (instead of an uncaught exception).
+server.on('error', (error) => {
+  console.error(
+    error.code === 'EADDRINUSE'
+      ? `port ${PORT} on ${HOST} is already in use: stop what uses it, or choose another with PORT=<port>`
+      : `cannot listen on ${HOST}:${PORT}: ${error.message}`,
+  );
+  process.exit(1);
+});
 process.once('SIGTERM', () => server.close(() => store.close()));
 process.once('SIGINT', () => server.close(() => store.close()));

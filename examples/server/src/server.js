@@ -15,7 +15,8 @@ store.ready.then(
   },
 );
 
-const server = app.listen(settings.port, settings.host, () => {
+const server = app.listen(settings.port, settings.host, (error) => {
+  if (error) return failToListen(error, settings.port, settings.host);
   console.log(`@store example server listening on ${url}`);
   console.log(
     `engine: ${
@@ -32,6 +33,16 @@ const server = app.listen(settings.port, settings.host, () => {
     `sign in: curl -X POST ${url}/auth/magic-code/ -H 'content-type: application/json' -d '{"email":"you@example.com"}'`,
   );
 });
+
+/** A port in use (or another listen failure) ends the process with a message and code 1. */
+function failToListen(error, port, host) {
+  console.error(
+    error.code === 'EADDRINUSE'
+      ? `port ${port} on ${host} is already in use: stop what uses it, or choose another with PORT=<port>`
+      : `cannot listen on ${host}:${port}: ${error.message}`,
+  );
+  process.exit(1);
+}
 
 async function shutdown(signal) {
   if (stopping) return;

@@ -4,6 +4,7 @@ import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config
 import type { StoreLogger } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
+import { databaseNameOf } from '../storage/open-storage';
 import { parseByteSize } from './byte-size';
 import { resolveCors } from './cors-option';
 import { resolveRelationOptions } from './relation-options';
@@ -29,7 +30,24 @@ const STORE_OPTIONS = [
   'logger',
 ] as const satisfies readonly (keyof StoreConfig)[];
 
-function checkDb(value: unknown): StoreDbOption {
+/**
+ * `db`: an empty string is no database (`db: process.env.MONGODB_URI` with the variable set
+ * empty means the embedded engine); a connection string must name its database unless
+ * `MONGODB_DB` does (the driver would silently use `test`).
+ */
+function checkDb(value: unknown, env: Record<string, string | undefined> = process.env): StoreDbOption {
+  if (value === '') return undefined;
+  if (
+    typeof value === 'string' &&
+    /^mongodb(\+srv)?:\/\/./.test(value) &&
+    !databaseNameOf(value) &&
+    !env.MONGODB_DB
+  ) {
+    invalidOption(
+      'db',
+      'the connection string names no database: add one (mongodb://host:27017/mydb) or set MONGODB_DB',
+    );
+  }
   const isConnectionString = typeof value === 'string' && /^mongodb(\+srv)?:\/\/./.test(value);
   const hasMethod = (name: string) =>
     typeof value === 'object' &&
