@@ -51,8 +51,8 @@ module.exports = {
     ),
     layer(
       'auth-magic',
-      ['core', 'common'],
-      '@store/auth-magic imports only core and common (core compiles the query string for it).',
+      ['core', 'common', 'embedded'],
+      '@store/auth-magic imports only core and common (core compiles the query string for it), and embedded in its testing entry.',
     ),
     layer('adapter-[^/]+', ['core', 'common'], 'An adapter imports only @store/core and @store/common.'),
     layer(

@@ -1,10 +1,11 @@
 /**
  * `@store/auth-magic/testing`: unit-test hooks and flows without HTTP or a mail server.
  * @example
- * const { deps, mailer } = createTestAuth(db, { magicCode: { doVerify } });
+ * const { deps, mailer } = createTestAuth({ magicCode: { doVerify } }); // an in-memory database
  * await requestCode(deps, { email: 'ada@example.test' });
  * await verifyCode(deps, { email: 'ada@example.test', code: mailer.lastCodeTo('ada@example.test') });
  */
+import { createEmbeddedDb } from '@store/embedded';
 import type { AuthDb } from './db';
 import { type AuthDeps, createAuthDeps } from './deps';
 import type { MailMessage, MailTransport } from './mail-types';
@@ -89,12 +90,20 @@ export interface TestAuth {
   options: ResolvedAuthOptions;
 }
 
+const isDb = (value: unknown): value is AuthDb =>
+  typeof (value as { collection?: unknown } | undefined)?.collection === 'function';
+
 /**
- * Flow deps on the given database (core's `createEmbeddedDb()`, or a driver `Db`) with both
- * strategies enabled, a fixed secret, `baseUrl` `http://store.test` and a capturing mailer;
- * `options` override any of it (`mailer` always is the capturing one).
+ * Flow deps with both strategies enabled, a fixed secret, `baseUrl` `http://store.test` and a
+ * capturing mailer, on a fresh in-memory embedded database (or the database given first: a
+ * driver `Db`, `createEmbeddedDb()`); `options` override any of it (`mailer` always is the
+ * capturing one).
  */
-export function createTestAuth(db: AuthDb, options: AuthOptions = {}): TestAuth {
+export function createTestAuth(options?: AuthOptions): TestAuth;
+export function createTestAuth(db: AuthDb, options?: AuthOptions): TestAuth;
+export function createTestAuth(dbOrOptions?: AuthDb | AuthOptions, maybeOptions: AuthOptions = {}): TestAuth {
+  const db = isDb(dbOrOptions) ? dbOrOptions : createEmbeddedDb();
+  const options = isDb(dbOrOptions) ? maybeOptions : (dbOrOptions ?? {});
   const mailer = createCapturingMailer();
   const resolved = resolveAuthOptions({
     ...options,

@@ -12,6 +12,18 @@ import {
 import { createCapturingMailer, createTestAuth } from '../src/testing';
 
 describe('@store/auth-magic/testing', () => {
+  it("runs the README's recipe without a database of the caller's (a fresh in-memory one)", async () => {
+    const doVerify = async () => {
+      throw Object.assign(new Error('nobody today'), { status: 403 });
+    };
+    const { deps, mailer } = createTestAuth({ magicCode: { doVerify } });
+    await requestCode(deps, { email: 'eve@else.test' });
+    await expect(
+      verifyCode(deps, { email: 'eve@else.test', code: mailer.lastCodeTo('eve@else.test') }),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(createTestAuth().deps).not.toBe(deps);
+  });
+
   it('unit-tests a doVerify in a few lines', async () => {
     const doVerify = async ({ email }: { email: string }) => {
       if (!email.endsWith('@corp.test'))
