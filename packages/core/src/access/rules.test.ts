@@ -54,8 +54,8 @@ describe('access options', () => {
     ],
     [
       'an unknown hook',
-      { resources: { notes: { hooks: { afterWrite: () => 1 } } } },
-      'resources.notes.hooks.afterWrite',
+      { resources: { notes: { hooks: { afterSave: () => 1 } } } },
+      'resources.notes.hooks.afterSave',
     ],
     [
       'a hidden list that is no array',

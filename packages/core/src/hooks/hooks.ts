@@ -1,13 +1,16 @@
 import type { Document } from '@store/common';
 import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { RequestContext } from '../model/context';
-import type { Awaitable, ResourceHooks, WriteHookContext } from '../model/hooks';
+import type { Awaitable, HookContext, ResourceHooks, WriteHookContext } from '../model/hooks';
 import { hookContext } from './hook-context';
 
 const HOOK_NAMES = [
   'beforeRead',
   'beforeWrite',
   'afterRead',
+  'afterWrite',
+  'beforeDelete',
+  'afterDelete',
 ] as const satisfies readonly (keyof ResourceHooks)[];
 
 /** Checks `resources.<name>.hooks`: an object of functions with known names. */
@@ -51,4 +54,34 @@ export async function applyBeforeWrite(
     );
   }
   return result;
+}
+
+/**
+ * Runs an after-hook (`afterWrite`, `afterDelete`) of a change already stored: what it throws is
+ * logged, never answered, so the client does not retry a committed write.
+ */
+export async function runAfterHook(
+  ctx: RequestContext,
+  name: 'afterWrite' | 'afterDelete',
+  run: (hookCtx: HookContext) => Awaitable<unknown>,
+): Promise<void> {
+  try {
+    await run(hookContext(ctx));
+  } catch (error) {
+    ctx.options.logger.error(
+      `[@store/core] resources.${ctx.resource.name}.hooks.${name} failed after the ${ctx.operation} was stored`,
+      error,
+    );
+  }
+}
+
+/** Runs `hooks.afterWrite` of `ctx.resource`, if any, on a stored change. */
+export async function afterWritten(
+  ctx: RequestContext,
+  before: Document | null,
+  after: Document,
+): Promise<void> {
+  const hook = ctx.resource.hooks.afterWrite;
+  if (hook !== undefined)
+    await runAfterHook(ctx, 'afterWrite', (hookCtx) => hook(hookCtx, { before, after }));
 }

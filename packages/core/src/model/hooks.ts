@@ -95,4 +95,14 @@ export interface ResourceHooks {
   /** On every document of the resource an answer carries (populated ones too): may return reshaped documents. */
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing (a `void` function) keeps the default
   afterRead?: (ctx: HookContext, documents: Document[]) => Awaitable<Document[] | undefined | void>;
+  /**
+   * After a `POST`, `PUT` or `PATCH` is stored: `before` is the document as read just before the
+   * write (`null` on create), `after` as stored. What it throws is logged; the write still answers
+   * its success (it is committed).
+   */
+  afterWrite?: (ctx: HookContext, change: { before: Document | null; after: Document }) => Awaitable<unknown>;
+  /** Before a `DELETE`, with the document it would delete; throws to refuse (its `status`, default 403). */
+  beforeDelete?: (ctx: HookContext, document: Document) => Awaitable<unknown>;
+  /** After a `DELETE`, with the deleted document. What it throws is logged; the answer stays 204. */
+  afterDelete?: (ctx: HookContext, document: Document) => Awaitable<unknown>;
 }

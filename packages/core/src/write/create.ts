@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
 import { idToString, isStoreError } from '@store/common';
 import { bindNewDocument } from '../access/writes';
-import { applyBeforeWrite } from '../hooks/hooks';
+import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { idForNewDocument } from './body-id';
@@ -60,6 +60,7 @@ export async function createDocument(ctx: RequestContext): Promise<RouteResult> 
   validateBody(ctx, body);
   checkGeoFields(ctx, body);
   const document = await insertNew(ctx, body);
+  await afterWritten(ctx, null, document);
   const headers = { location: location(ctx, document._id) };
   return { status: 201, data: await presentWritten(ctx, document), headers };
 }

@@ -1,6 +1,6 @@
 import type { Document } from '@store/common';
 import { protectPatch } from '../access/writes';
-import { applyBeforeWrite } from '../hooks/hooks';
+import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { storeError } from '../http/error-codes';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
@@ -65,5 +65,6 @@ export async function mergePatchDocument(
       ? await ctx.collection.findOne(target)
       : await ctx.collection.findOneAndUpdate(target, update, { returnDocument: 'after' });
   if (!updated) throw documentNotFound(ctx);
+  await afterWritten(ctx, stored, updated);
   return { status: 200, data: await presentWritten(ctx, updated) };
 }

@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
 import { idFilter } from '@store/common';
 import { protectPatch } from '../access/writes';
-import { applyBeforeWrite } from '../hooks/hooks';
+import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { storeError } from '../http/error-codes';
 import { documentNotFound } from '../http/not-found';
 import { isMergePatch, parseJsonBody } from '../http/parse-body';
@@ -60,7 +60,12 @@ export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, !mergePatch);
   const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
   if (mergePatch) return mergePatchDocument(ctx, parsed, filter);
-  const previous = await previousFor(ctx, filter);
+  const known = await previousFor(ctx, filter);
+  // afterWrite is handed the document as it was: read it when the schema did not need it.
+  const previous =
+    known === null && ctx.resource.hooks.afterWrite !== undefined
+      ? await ctx.collection.findOne(filter)
+      : known;
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
   if (previous !== null) validateBody(ctx, applySet(previous, set));
   await checkPatchedGeo(ctx, filter, previous, set);
@@ -69,5 +74,6 @@ export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
       ? await ctx.collection.findOne(filter)
       : await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
   if (!updated) throw documentNotFound(ctx);
+  await afterWritten(ctx, previous, updated);
   return { status: 200, data: await presentWritten(ctx, updated) };
 }

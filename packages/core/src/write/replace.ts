@@ -1,6 +1,6 @@
 import { idFilter } from '@store/common';
 import { protectReplacement } from '../access/writes';
-import { applyBeforeWrite } from '../hooks/hooks';
+import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { documentNotFound } from '../http/not-found';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
@@ -38,5 +38,6 @@ export async function replaceDocument(ctx: RequestContext): Promise<RouteResult>
     returnDocument: 'after',
   });
   if (!updated) throw documentNotFound(ctx);
+  await afterWritten(ctx, stored, updated);
   return { status: 200, data: await presentWritten(ctx, updated) };
 }

@@ -16,6 +16,7 @@ export function hookTests(start: Start): void {
   describe('hooks.beforeWrite', () => beforeWriteTests(start));
   describe('hooks.afterRead', () => afterReadTests(start));
   describe('hook errors with a 5xx status', () => hookFailureTests(start));
+  describe('hooks.afterWrite, beforeDelete, afterDelete', () => writeHookTests(start));
   hookContextTests(start);
   hiddenAndSchemaTests(start);
 }
@@ -324,5 +325,64 @@ function hookFailureTests(start: Start): void {
     const reply = await api.get('/tasks');
     expectProblem(reply, 500, 'internal');
     expect(reply.text).not.toContain('no/such');
+  });
+}
+
+/** Contract section 11: hooks around writes and deletes. */
+function writeHookTests(start: Start): void {
+  const json = (body: unknown) => ({ body });
+
+  it('hands afterWrite the document before and after each POST, PUT and PATCH', async () => {
+    const seen: Array<{ before: Document | null; after: Document }> = [];
+    const afterWrite = (_ctx: HookContext, change: { before: Document | null; after: Document }) => {
+      seen.push(change);
+    };
+    const api = await todo(start, { tasks: { hooks: { afterWrite } } });
+    expect((await api.request('POST', '/tasks', json({ _id: 't9', title: 'New' }))).status).toBe(201);
+    expect((await api.request('PATCH', '/tasks/t9', json({ done: true }))).status).toBe(200);
+    expect((await api.request('PUT', '/tasks/t9', json({ title: 'Renamed' }))).status).toBe(200);
+    expect(seen).toEqual([
+      { before: null, after: { _id: 't9', title: 'New' } },
+      { before: { _id: 't9', title: 'New' }, after: { _id: 't9', title: 'New', done: true } },
+      { before: { _id: 't9', title: 'New', done: true }, after: { _id: 't9', title: 'Renamed' } },
+    ]);
+  });
+
+  it('keeps the success of a stored write when afterWrite throws, and logs it', async () => {
+    const logged: unknown[] = [];
+    const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
+    const afterWrite = () => {
+      throw refusal({ status: 400 });
+    };
+    const api = await todo(start, { tasks: { hooks: { afterWrite } } }, { config: { logger } });
+    const reply = await api.request('POST', '/tasks', json({ _id: 't9', title: 'New' }));
+    expect(reply.status).toBe(201);
+    expect((await api.get('/tasks/t9')).status).toBe(200);
+    expect(String(logged.flat()[0])).toContain('hooks.afterWrite failed after the create was stored');
+  });
+
+  it('lets beforeDelete refuse with its status, deleting nothing', async () => {
+    const beforeDelete = (_ctx: HookContext, doc: Document) => {
+      if (doc.done === false) throw refusal({ status: 409, code: 'not_done' });
+    };
+    const api = await todo(start, { tasks: { hooks: { beforeDelete } } });
+    const before = await storedTasks(api);
+    expectProblem(await api.request('DELETE', '/tasks/t1'), 409, 'not_done');
+    expect(await storedTasks(api)).toEqual(before);
+    expect((await api.request('DELETE', '/tasks/t2')).status).toBe(204);
+    expect((await api.get('/tasks/t2')).status).toBe(404);
+  });
+
+  it('hands afterDelete the deleted document and answers 204 even when it throws', async () => {
+    const deleted: Document[] = [];
+    const afterDelete = (_ctx: HookContext, doc: Document) => {
+      deleted.push(doc);
+      throw new Error('the audit log is down');
+    };
+    const api = await todo(start, { tasks: { hooks: { afterDelete } } });
+    expect((await api.request('DELETE', '/tasks/t2')).status).toBe(204);
+    expect(deleted).toEqual([TASKS[1]]);
+    expectProblem(await api.request('DELETE', '/tasks/t2'), 404, 'not_found');
+    expect(deleted).toHaveLength(1);
   });
 }
