@@ -8,6 +8,7 @@ import type { AccessGrant, RequestContext } from '../model/context';
 import type { Operation } from '../model/hooks';
 import type { ResolvedRule } from '../model/resource';
 import { andFilters } from '../read/filters';
+import { softDeleteClause } from './soft-delete';
 
 /** What a request may do before any rule ran: everything (internal reads, tests). */
 export const OPEN_GRANT: AccessGrant = Object.freeze({ filter: Object.freeze({}), bound: Object.freeze({}) });
@@ -85,7 +86,10 @@ async function ruleGrant(
  * also AND the filter `hooks.beforeRead` returns. `ctx` must be scoped to the resource.
  */
 export async function grantAccess(ctx: RequestContext, operation: Operation): Promise<AccessGrant> {
-  const grant = await ruleGrant(ctx, ctx.resource.access[operation], operation);
+  const ruled = await ruleGrant(ctx, ctx.resource.access[operation], operation);
+  const deleted = softDeleteClause(ctx, operation);
+  const grant =
+    Object.keys(deleted).length === 0 ? ruled : { ...ruled, filter: andFilters(ruled.filter, deleted) };
   const { beforeRead } = ctx.resource.hooks;
   if (operation !== 'read' || beforeRead === undefined) return grant;
   const added = await runHook(() => beforeRead(hookContext(ctx)));
@@ -103,8 +107,12 @@ export async function grantAccess(ctx: RequestContext, operation: Operation): Pr
  * `beforeRead` on a read. Then {@link grantAccess} would give {@link OPEN_GRANT}.
  */
 export function isOpenAccess(ctx: RequestContext, operation: Operation): boolean {
-  const { access, hooks } = ctx.resource;
-  return access[operation].kind === 'public' && (operation !== 'read' || hooks.beforeRead === undefined);
+  const { access, hooks, softDelete } = ctx.resource;
+  return (
+    access[operation].kind === 'public' &&
+    !softDelete &&
+    (operation !== 'read' || hooks.beforeRead === undefined)
+  );
 }
 
 /** `ctx` with the grant of its own resource and operation ({@link grantAccess}). */

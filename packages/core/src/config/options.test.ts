@@ -56,6 +56,7 @@ describe('resolveStoreOptions', () => {
       hidden: [],
       managed: [],
       protected: [],
+      softDelete: false,
       hooks: {},
       validate: undefined,
     });

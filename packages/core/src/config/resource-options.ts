@@ -9,6 +9,7 @@ import {
 import { isValidResourceName } from '@store/query';
 import { checkHiddenPaths, checkSearchNotHidden } from '../access/hidden';
 import { checkOwnerField, DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import { SOFT_DELETE_FIELD } from '../access/soft-delete';
 import { checkHooks } from '../hooks/hooks';
 import type { ResourceConfig } from '../model/config';
 import type { AccessConfig } from '../model/hooks';
@@ -44,6 +45,7 @@ const RESOURCE_OPTIONS = {
   ownerField: checkOwnerField,
   hidden: (value: unknown, option: string) => checkHiddenPaths(checkFieldList(value, option), option),
   protected: checkTopLevelFields,
+  softDelete: checkBoolean,
   hooks: checkHooks,
   schema: compileBodySchema,
 } satisfies Record<
@@ -82,6 +84,7 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
     `${option}.collection`,
   );
   const hidden = Object.freeze(RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`));
+  const softDelete = RESOURCE_OPTIONS.softDelete(config.softDelete ?? false, `${option}.softDelete`);
   return {
     name,
     collection,
@@ -102,7 +105,11 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
     ),
     hidden,
     managed: [],
-    protected: Object.freeze(RESOURCE_OPTIONS.protected(config.protected ?? [], `${option}.protected`)),
+    protected: Object.freeze([
+      ...RESOURCE_OPTIONS.protected(config.protected ?? [], `${option}.protected`),
+      ...(softDelete ? [SOFT_DELETE_FIELD] : []),
+    ]),
+    softDelete,
     hooks: Object.freeze({ ...RESOURCE_OPTIONS.hooks(config.hooks ?? {}, `${option}.hooks`) }),
     validate:
       config.schema === undefined ? undefined : RESOURCE_OPTIONS.schema(config.schema, `${option}.schema`),

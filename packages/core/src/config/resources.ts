@@ -23,6 +23,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     hidden: [],
     managed: [],
     protected: [],
+    softDelete: false,
     hooks: {},
     validate: undefined,
   };

@@ -113,6 +113,14 @@ export interface ResourceConfig extends PluginResourceOptions {
    */
   protected?: string[];
   /**
+   * `DELETE` sets `deletedAt` (a Date) instead of removing the document; every read, count,
+   * `$populate`, `$fill` and nested route then leaves such documents out, unless the request
+   * carries `$$withDeleted=1` and the read rule allows it. `deletedAt` becomes protected: no
+   * request writes it, so no client can undelete (server code can, through the database).
+   * @default false
+   */
+  softDelete?: boolean;
+  /**
    * `beforeRead`, `beforeWrite` and `afterRead` (see docs/access.md).
    * @default {}
    */

@@ -49,6 +49,8 @@ export interface ResolvedResource {
   readonly managed: readonly string[];
   /** `resources.<name>.protected`: fields no client request writes (403 `forbidden`). */
   readonly protected: readonly string[];
+  /** `resources.<name>.softDelete`: `DELETE` sets `deletedAt`, and every read leaves such documents out. */
+  readonly softDelete: boolean;
   readonly hooks: ResourceHooks;
   /** Checks a document a write would store against `schema` (400 `invalid_body`); none without one. */
   readonly validate: BodyValidator | undefined;

@@ -17,6 +17,7 @@ export function hookTests(start: Start): void {
   describe('hooks.afterRead', () => afterReadTests(start));
   describe('hook errors with a 5xx status', () => hookFailureTests(start));
   describe('hooks.afterWrite, beforeDelete, afterDelete', () => writeHookTests(start));
+  describe('resources.<name>.softDelete', () => softDeleteTests(start));
   hookContextTests(start);
   hiddenAndSchemaTests(start);
 }
@@ -384,5 +385,49 @@ function writeHookTests(start: Start): void {
     expect(deleted).toEqual([TASKS[1]]);
     expectProblem(await api.request('DELETE', '/tasks/t2'), 404, 'not_found');
     expect(deleted).toHaveLength(1);
+  });
+}
+
+/** Contract section 11: soft delete. */
+function softDeleteTests(start: Start): void {
+  const soft = { tasks: { softDelete: true }, lists: {} };
+
+  it('sets deletedAt on DELETE, keeps the document, and leaves it out of every read', async () => {
+    const api = await todo(start, soft);
+    expect((await api.request('DELETE', '/tasks/t1')).status).toBe(204);
+    const stored = await api.db.collection('tasks').findOne({ _id: 't1' });
+    expect(stored?.deletedAt).toBeInstanceOf(Date);
+    expectProblem(await api.get('/tasks/t1'), 404, 'not_found');
+    expect(ids(await api.get('/tasks'))).toEqual(['t2', 't3', 't4']);
+    expect((await api.get('/tasks?$count=1')).json).toEqual({ count: 3 });
+    expect(ids(await api.get('/lists/1/tasks'))).toEqual(['t2']);
+    const populated = await api.get('/lists/1?$populate=tasks');
+    expect(ids({ json: field(populated.json, 'tasks') })).toEqual(['t2']);
+    expectProblem(await api.request('DELETE', '/tasks/t1'), 404, 'not_found');
+    expectProblem(await api.request('PATCH', '/tasks/t1', { body: { done: true } }), 404, 'not_found');
+  });
+
+  it('shows soft-deleted documents to a read with $$withDeleted=1', async () => {
+    const api = await todo(start, soft);
+    await api.request('DELETE', '/tasks/t1');
+    expect(ids(await api.get('/tasks?$$withDeleted=1'))).toEqual(['t1', 't2', 't3', 't4']);
+    expect((await api.get('/tasks/t1?$$withDeleted=1')).status).toBe(200);
+  });
+
+  it('lets no request write deletedAt, so no client undeletes', async () => {
+    const api = await todo(start, soft);
+    await api.request('DELETE', '/tasks/t2');
+    expectProblem(await api.request('PATCH', '/tasks/t1', { body: { deletedAt: null } }), 403, 'forbidden');
+    expectProblem(
+      await api.request('POST', '/tasks', { body: { _id: 't9', deletedAt: 1 } }),
+      403,
+      'forbidden',
+    );
+  });
+
+  it('deletes for good without softDelete', async () => {
+    const api = await todo(start, {});
+    expect((await api.request('DELETE', '/tasks/t1')).status).toBe(204);
+    expect(await api.db.collection('tasks').findOne({ _id: 't1' })).toBeNull();
   });
 }
