@@ -8,6 +8,7 @@ import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
 import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
 import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
+import { withEtag } from './etag';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
@@ -35,7 +36,11 @@ async function answerResource(
     const session = await findSession(request, started);
     const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
-    return respond(await route(ctx));
+    const response = respond(await route(ctx));
+    const method = request.method.toUpperCase();
+    return method === 'GET' || method === 'HEAD'
+      ? withEtag(request, response, match.kind !== 'document')
+      : response;
   } catch (error) {
     return renderError(error, options.logger);
   }

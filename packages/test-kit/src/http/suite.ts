@@ -9,6 +9,7 @@ import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
 import { corsTests } from './cors.suite';
 import { errorTests } from './errors.suite';
+import { etagTests } from './etag.suite';
 import { type Serve, useServer } from './harness';
 import { hookTests } from './hooks.suite';
 import { orGroupTests } from './or-groups.suite';
@@ -42,6 +43,7 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       relationRuleTests(start, engine);
       hookTests(start);
       corsTests(start);
+      etagTests(start);
     },
     options,
   );
