@@ -14,6 +14,7 @@ const notes: ResolvedResource = {
   hidden: [],
   managed: [],
   protected: [],
+  softDelete: false,
   hooks: {},
   validate: undefined,
 };
