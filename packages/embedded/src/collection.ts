@@ -266,6 +266,8 @@ export class EmbeddedCollection implements StoreCollection {
         '$geoNear, $near, and $nearSphere are not allowed in this context',
       );
     }
+    // An empty filter counts every document (the sweep above has removed the expired ones).
+    if (Object.keys(filter).length === 0) return this.#docs.size;
     let count = 0;
     for (const _ of this.#matches(filter, compiled, 'any')) count += 1;
     return count;

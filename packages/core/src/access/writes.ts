@@ -2,6 +2,7 @@ import type { Document } from '@store/common';
 import { idKey, isObjectId } from '@store/populate';
 import { storeError } from '../http/error-codes';
 import type { RequestContext } from '../model/context';
+import { REVISION_FIELD } from '../write/revision';
 import { reachedField } from './field-paths';
 
 /** Whether two field values are the same; ids of any kind compare by {@link idKey} (`"7"` is `7`, a hex string its ObjectId). */
@@ -44,12 +45,12 @@ function ownerFieldOf(ctx: RequestContext): string | undefined {
 
 /**
  * The fields a write may not change: those the grant binds (but `_id`, never writable), the
- * owner field of {@link ownerFieldOf}, the managed ones and `resources.<name>.protected`.
+ * owner field of {@link ownerFieldOf}, the managed ones, the revision and `resources.<name>.protected`.
  */
 function fixedFields(ctx: RequestContext): string[] {
   const bound = Object.keys(ctx.access.bound).filter((field) => field !== '_id');
   const owner = ownerFieldOf(ctx);
-  const fields = [...bound, ...(owner === undefined ? [] : [owner]), ...ctx.resource.managed];
+  const fields = [...bound, ...(owner === undefined ? [] : [owner]), ...ctx.resource.managed, REVISION_FIELD];
   return [...new Set([...fields, ...ctx.resource.protected])];
 }
 
@@ -70,7 +71,7 @@ function boundOnCreate(ctx: RequestContext): Document {
  * is a 403 `forbidden`, never silently rewritten. A body carrying a protected field is a 403.
  */
 export function bindNewDocument(ctx: RequestContext, doc: Document): Document {
-  const given = ctx.resource.protected.find((field) => doc[field] !== undefined);
+  const given = [...ctx.resource.protected, REVISION_FIELD].find((field) => doc[field] !== undefined);
   if (given !== undefined) throw cannotChange(ctx, given);
   for (const [field, value] of Object.entries(boundOnCreate(ctx))) {
     if (doc[field] !== undefined && (value === undefined || !sameValue(doc[field], value))) {

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { storeError } from '../http/error-codes';
 import type { BodyFieldError, BodyValidator } from '../model/resource';
+import { REVISION_FIELD } from '../write/revision';
 
 /** Most `errors` entries an `invalid_body` answer lists (a hostile body may fail thousands of times). */
 export const MAX_BODY_ERRORS = 50;
@@ -85,10 +86,10 @@ function invalidBody(errors: readonly ErrorObject[]) {
 
 /**
  * What the schema sees: the document as a response would render it (JSON: a Date is its ISO
- * 8601 string, an ObjectId its 24-hex string), without the top-level `_id` the store manages.
+ * 8601 string, an ObjectId its 24-hex string), without the top-level `_id` and revision the store manages.
  */
 function jsonView(document: Document): unknown {
-  const { _id, ...fields } = document;
+  const { _id, [REVISION_FIELD]: _revision, ...fields } = document;
   return JSON.parse(JSON.stringify(fields));
 }
 

@@ -53,7 +53,7 @@ describe('resolveStoreOptions', () => {
       geo: [],
       declared: true,
       access: options.defaultAccess,
-      hidden: [],
+      hidden: ['_store_rev'],
       managed: [],
       protected: [],
       softDelete: false,

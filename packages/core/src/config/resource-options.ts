@@ -16,6 +16,7 @@ import type { AccessConfig } from '../model/hooks';
 import type { PluginResourceOptions, StorePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 import { pluginOf } from '../plugins/resolve-plugins';
+import { REVISION_FIELD } from '../write/revision';
 import { compileBodySchema } from './body-schema';
 import { checkPopulation, checkSingular } from './relation-options';
 
@@ -83,7 +84,11 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
     config.collection ?? plugin?.defaultCollection?.(name) ?? name,
     `${option}.collection`,
   );
-  const hidden = Object.freeze(RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`));
+  // The store's revision field is hidden on every resource (write/revision.ts).
+  const hidden = Object.freeze([
+    ...RESOURCE_OPTIONS.hidden(config.hidden ?? [], `${option}.hidden`),
+    REVISION_FIELD,
+  ]);
   const softDelete = RESOURCE_OPTIONS.softDelete(config.softDelete ?? false, `${option}.softDelete`);
   return {
     name,

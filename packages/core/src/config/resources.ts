@@ -1,5 +1,9 @@
 import { isValidResourceName } from '@store/query';
 import type { ResolvedResource, ResourceTable } from '../model/resource';
+import { REVISION_FIELD } from '../write/revision';
+
+/** An undeclared resource hides only the store's revision field. */
+const UNDECLARED_HIDDEN = Object.freeze([REVISION_FIELD]);
 
 /**
  * The resource a path segment names, or `undefined` when it is not routable: an invalid
@@ -20,7 +24,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     geo: [],
     declared: false,
     access: table.defaultAccess,
-    hidden: [],
+    hidden: UNDECLARED_HIDDEN,
     managed: [],
     protected: [],
     softDelete: false,

@@ -2,6 +2,7 @@ import type { Document } from '@store/common';
 import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { RequestContext } from '../model/context';
 import type { Awaitable, HookContext, ResourceHooks, WriteHookContext } from '../model/hooks';
+import { withoutRevision } from '../write/revision';
 import { hookContext } from './hook-context';
 
 const HOOK_NAMES = [
@@ -46,7 +47,11 @@ export async function applyBeforeWrite(
 ): Promise<Document> {
   const hook = ctx.resource.hooks.beforeWrite;
   if (hook === undefined) return body;
-  const writeContext: WriteHookContext = { ...hookContext(ctx), body, previous };
+  const writeContext: WriteHookContext = {
+    ...hookContext(ctx),
+    body,
+    previous: previous === null ? null : withoutRevision(previous),
+  };
   const result = (await runHook(() => hook(writeContext))) ?? writeContext.body;
   if (!isPlainObject(result)) {
     throw new TypeError(
@@ -83,5 +88,10 @@ export async function afterWritten(
 ): Promise<void> {
   const hook = ctx.resource.hooks.afterWrite;
   if (hook !== undefined)
-    await runAfterHook(ctx, 'afterWrite', (hookCtx) => hook(hookCtx, { before, after }));
+    await runAfterHook(ctx, 'afterWrite', (hookCtx) =>
+      hook(hookCtx, {
+        before: before === null ? null : withoutRevision(before),
+        after: withoutRevision(after),
+      }),
+    );
 }

@@ -20,6 +20,8 @@ export const ERROR_CODES = defineErrorCodes({
   method_not_allowed: 405,
   /** A taken `_id` or unique key. */
   conflict: 409,
+  /** `If-Match` names a revision the document no longer has (or it is gone). */
+  precondition_failed: 412,
   /** A body past `bodyLimit`. */
   payload_too_large: 413,
   /** A body that is not JSON. */

@@ -1,15 +1,17 @@
 /**
- * Entity tags on reads (contract section 11): a single document's answer carries a strong
- * `ETag`, a list's a weak one (`W/`), both a hash of the answer's bytes, so they change whenever
- * what the client would see changes. A `GET` whose `If-None-Match` names the current tag
- * answers 304 without a body.
+ * Entity tags (contract section 11). An answer about one document (a `GET`, and the answer of
+ * the write that made it) carries a strong `ETag`, `"<revision>:<hash of the answer>"`: it
+ * changes with every write to the document (a new revision, `write/revision.ts`) and with what
+ * the client sees of it (`$select`, hidden fields, `afterRead`); `If-Match` on a write compares
+ * the revision part (`write/conditional.ts`). A list's `ETag` is weak (`W/`), a hash of its bytes.
+ * A `GET` whose `If-None-Match` names the current tag answers 304 without a body.
  */
 import { createHash } from 'node:crypto';
 import type { StoreRequest, StoreResponse } from '../model/http';
 
-function tagOf(body: string, weak: boolean): string {
+function tagOf(body: string, revision: string | undefined): string {
   const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
-  return `${weak ? 'W/' : ''}"${hash}"`;
+  return revision === undefined ? `W/"${hash}"` : `"${revision}:${hash}"`;
 }
 
 /** Whether an `If-None-Match` value names `tag` (weak comparison, as RFC 9110 asks for it). */
@@ -20,10 +22,20 @@ function matches(header: string | string[] | undefined, tag: string): boolean {
   return value.split(',').some((each) => each.trim() === '*' || opaque(each) === opaque(tag));
 }
 
-/** `response` (a 200 to a `GET` or `HEAD`) with its `ETag`, or a 304 when the client has it. */
-export function withEtag(request: StoreRequest, response: StoreResponse, weak: boolean): StoreResponse {
-  if (response.status !== 200 || response.body === undefined) return response;
-  const etag = tagOf(response.body, weak);
-  if (matches(request.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
+/**
+ * `response` with its `ETag`: strong when it shows the document at `revision`, weak for a
+ * `GET` of anything else; a `GET` (or `HEAD`) whose `If-None-Match` names it answers 304.
+ */
+export function withEtag(
+  request: StoreRequest,
+  response: StoreResponse,
+  revision: string | undefined,
+): StoreResponse {
+  if ((response.status !== 200 && response.status !== 201) || response.body === undefined) return response;
+  const method = request.method.toUpperCase();
+  const read = method === 'GET' || method === 'HEAD';
+  if (!read && revision === undefined) return response;
+  const etag = tagOf(response.body, revision);
+  if (read && matches(request.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
   return { ...response, headers: { ...response.headers, etag } };
 }

@@ -36,11 +36,8 @@ async function answerResource(
     const session = await findSession(request, started);
     const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
-    const response = respond(await route(ctx));
-    const method = request.method.toUpperCase();
-    return method === 'GET' || method === 'HEAD'
-      ? withEtag(request, response, match.kind !== 'document')
-      : response;
+    const result = await route(ctx);
+    return withEtag(request, respond(result), result.revision);
   } catch (error) {
     return renderError(error, options.logger);
   }

@@ -59,6 +59,8 @@ export interface RouteResult {
   data?: unknown;
   /** Extra headers, lower-case names. */
   headers?: Record<string, string>;
+  /** The revision of the one document the answer shows: its `ETag` is then strong. */
+  revision?: string;
 }
 
 /** One route: a function of the request context. */

@@ -3,6 +3,7 @@ import { omitFields } from '@store/populate';
 import { hookContext } from '../hooks/hook-context';
 import { runHook } from '../hooks/hooks';
 import type { RequestContext } from '../model/context';
+import { withoutRevision } from '../write/revision';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to
@@ -12,7 +13,8 @@ import type { RequestContext } from '../model/context';
 export async function afterRead(ctx: RequestContext, documents: Document[]): Promise<Document[]> {
   const hook = ctx.resource.hooks.afterRead;
   if (hook === undefined || documents.length === 0) return documents;
-  const shaped = (await runHook(() => hook(hookContext(ctx), documents))) ?? documents;
+  const shown = documents.map(withoutRevision);
+  const shaped = (await runHook(() => hook(hookContext(ctx), shown))) ?? shown;
   if (!Array.isArray(shaped) || shaped.length !== documents.length) {
     throw new TypeError(
       `resources.${ctx.resource.name}.hooks.afterRead must return one document per document it receives`,

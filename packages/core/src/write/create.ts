@@ -8,6 +8,7 @@ import { idForNewDocument } from './body-id';
 import { checkGeoFields } from './geo-fields';
 import { insertUnaliased } from './insert-unaliased';
 import { presentWritten } from './present-written';
+import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampCreated } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -37,6 +38,7 @@ async function insertNew(ctx: RequestContext, body: Document): Promise<Document>
   for (let attempt = 1; ; attempt++) {
     const _id = idForNewDocument(body._id);
     const document = stampCreated(ctx, newDocument(_id, body));
+    document[REVISION_FIELD] = newRevision();
     try {
       await insertUnaliased(ctx.collection, document, body._id !== undefined);
       return document;
@@ -62,5 +64,5 @@ export async function createDocument(ctx: RequestContext): Promise<RouteResult> 
   const document = await insertNew(ctx, body);
   await afterWritten(ctx, null, document);
   const headers = { location: location(ctx, document._id) };
-  return { status: 201, data: await presentWritten(ctx, document), headers };
+  return { status: 201, data: await presentWritten(ctx, document), headers, revision: revisionOf(document) };
 }

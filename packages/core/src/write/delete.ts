@@ -2,9 +2,10 @@ import { type Document, idFilter } from '@store/common';
 import { SOFT_DELETE_FIELD } from '../access/soft-delete';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
-import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
+import { conditionalFilter, notWritten } from './conditional';
+import { newRevision, REVISION_FIELD, withoutRevision } from './revision';
 
 /**
  * Deletes the first document `filter` matches (or, under `softDelete`, sets its `deletedAt`; the
@@ -12,7 +13,8 @@ import { requestFilter } from '../read/filters';
  */
 async function removeOne(ctx: RequestContext, filter: Document): Promise<number> {
   if (!ctx.resource.softDelete) return (await ctx.collection.deleteOne(filter)).deletedCount;
-  const result = await ctx.collection.updateOne(filter, { $set: { [SOFT_DELETE_FIELD]: new Date() } });
+  const set = { [SOFT_DELETE_FIELD]: ctx.now, [REVISION_FIELD]: newRevision() };
+  const result = await ctx.collection.updateOne(filter, { $set: set });
   return result.matchedCount;
 }
 
@@ -22,16 +24,17 @@ async function removeOne(ctx: RequestContext, filter: Document): Promise<number>
  * (which may refuse), deleted only if it is still the one read, then handed to `afterDelete`.
  */
 export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> {
-  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   const { beforeDelete, afterDelete } = ctx.resource.hooks;
   if (beforeDelete === undefined && afterDelete === undefined) {
-    if ((await removeOne(ctx, filter)) === 0) throw documentNotFound(ctx);
+    if ((await removeOne(ctx, filter)) === 0) throw notWritten(ctx);
     return { status: 204 };
   }
-  const document = await ctx.collection.findOne(filter);
-  if (!document) throw documentNotFound(ctx);
+  const stored = await ctx.collection.findOne(filter);
+  if (!stored) throw notWritten(ctx);
+  const document = withoutRevision(stored);
   if (beforeDelete !== undefined) await runHook(() => beforeDelete(hookContext(ctx), document));
-  if ((await removeOne(ctx, { $and: [filter, { _id: document._id }] })) === 0) throw documentNotFound(ctx);
+  if ((await removeOne(ctx, { $and: [filter, { _id: stored._id }] })) === 0) throw notWritten(ctx);
   if (afterDelete !== undefined)
     await runAfterHook(ctx, 'afterDelete', (hookCtx) => afterDelete(hookCtx, document));
   return { status: 204 };

@@ -2,13 +2,14 @@ import type { Document } from '@store/common';
 import { protectPatch } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { storeError } from '../http/error-codes';
-import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
 import { checkBodyIdMatchesPath } from './body-id';
+import { notWritten } from './conditional';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { mergePatchUpdate } from './merge-patch';
 import { applySet } from './merge-set';
 import { presentWritten } from './present-written';
+import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampPatched, TIMESTAMP_FIELDS } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -51,20 +52,16 @@ export async function mergePatchDocument(
   filter: Document,
 ): Promise<RouteResult> {
   const stored = await ctx.collection.findOne(filter);
-  if (!stored) throw documentNotFound(ctx);
+  if (!stored) throw notWritten(ctx);
   const { set, unset } = updateOf(ctx, stored, await applyBeforeWrite(ctx, parsed, stored));
   const result = resultOf(stored, set, unset);
   validateBody(ctx, result);
   if (touchesGeo(ctx, [...Object.keys(set), ...unset])) checkGeoFields(ctx, result);
-  const update: Document = {};
-  if (Object.keys(set).length > 0) update.$set = set;
+  const update: Document = { $set: { ...set, [REVISION_FIELD]: newRevision() } };
   if (unset.length > 0) update.$unset = Object.fromEntries(unset.map((path) => [path, '']));
   const target = { $and: [filter, { _id: stored._id }] };
-  const updated =
-    Object.keys(update).length === 0
-      ? await ctx.collection.findOne(target)
-      : await ctx.collection.findOneAndUpdate(target, update, { returnDocument: 'after' });
-  if (!updated) throw documentNotFound(ctx);
+  const updated = await ctx.collection.findOneAndUpdate(target, update, { returnDocument: 'after' });
+  if (!updated) throw notWritten(ctx);
   await afterWritten(ctx, stored, updated);
-  return { status: 200, data: await presentWritten(ctx, updated) };
+  return { status: 200, data: await presentWritten(ctx, updated), revision: revisionOf(updated) };
 }

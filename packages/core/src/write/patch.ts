@@ -3,15 +3,16 @@ import { idFilter } from '@store/common';
 import { protectPatch } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { storeError } from '../http/error-codes';
-import { documentNotFound } from '../http/not-found';
 import { isMergePatch, parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
 import { checkBodyIdMatchesPath } from './body-id';
+import { conditionalFilter, notWritten } from './conditional';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { mergePatchDocument } from './merge-patch-document';
 import { applySet, checkNoOverlap } from './merge-set';
 import { presentWritten } from './present-written';
+import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -31,7 +32,7 @@ function setOf(ctx: RequestContext, body: Document): Document {
 async function previousFor(ctx: RequestContext, filter: Document): Promise<Document | null> {
   if (ctx.resource.validate === undefined) return null;
   const previous = await ctx.collection.findOne(filter);
-  if (!previous) throw documentNotFound(ctx);
+  if (!previous) throw notWritten(ctx);
   return previous;
 }
 
@@ -44,7 +45,7 @@ async function checkPatchedGeo(
 ) {
   if (!touchesGeo(ctx, Object.keys(set))) return;
   const base = previous ?? (await ctx.collection.findOne(filter));
-  if (!base) throw documentNotFound(ctx);
+  if (!base) throw notWritten(ctx);
   checkGeoFields(ctx, applySet(base, set));
 }
 
@@ -58,7 +59,7 @@ async function checkPatchedGeo(
 export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
   const mergePatch = isMergePatch(ctx.request);
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, !mergePatch);
-  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   if (mergePatch) return mergePatchDocument(ctx, parsed, filter);
   const known = await previousFor(ctx, filter);
   // afterWrite is handed the document as it was: read it when the schema did not need it.
@@ -69,11 +70,9 @@ export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, previous)));
   if (previous !== null) validateBody(ctx, applySet(previous, set));
   await checkPatchedGeo(ctx, filter, previous, set);
-  const updated =
-    Object.keys(set).length === 0
-      ? await ctx.collection.findOne(filter)
-      : await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
-  if (!updated) throw documentNotFound(ctx);
+  set[REVISION_FIELD] = newRevision();
+  const updated = await ctx.collection.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' });
+  if (!updated) throw notWritten(ctx);
   await afterWritten(ctx, previous, updated);
-  return { status: 200, data: await presentWritten(ctx, updated) };
+  return { status: 200, data: await presentWritten(ctx, updated), revision: revisionOf(updated) };
 }

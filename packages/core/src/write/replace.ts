@@ -1,13 +1,14 @@
 import { idFilter } from '@store/common';
 import { protectReplacement } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
-import { documentNotFound } from '../http/not-found';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { requestFilter } from '../read/filters';
 import { checkBodyIdMatchesPath } from './body-id';
+import { conditionalFilter, notWritten } from './conditional';
 import { checkGeoFields } from './geo-fields';
 import { presentWritten } from './present-written';
+import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
 
@@ -20,9 +21,9 @@ import { validateBody } from './validate-body';
 export async function replaceDocument(ctx: RequestContext): Promise<RouteResult> {
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
   checkBodyIdMatchesPath(ctx, parsed._id);
-  const filter = requestFilter(ctx, idFilter(ctx.route.id as string));
+  const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   const stored = await ctx.collection.findOne(filter);
-  if (!stored) throw documentNotFound(ctx);
+  if (!stored) throw notWritten(ctx);
   const body = await applyBeforeWrite(ctx, parsed, stored);
   checkBodyIdMatchesPath(ctx, body._id);
   const _id = stored._id;
@@ -34,10 +35,11 @@ export async function replaceDocument(ctx: RequestContext): Promise<RouteResult>
   validateBody(ctx, replacement);
   checkGeoFields(ctx, replacement);
   stampReplaced(ctx, replacement, stored);
+  replacement[REVISION_FIELD] = newRevision();
   const updated = await ctx.collection.findOneAndReplace({ $and: [filter, { _id }] }, replacement, {
     returnDocument: 'after',
   });
-  if (!updated) throw documentNotFound(ctx);
+  if (!updated) throw notWritten(ctx);
   await afterWritten(ctx, stored, updated);
-  return { status: 200, data: await presentWritten(ctx, updated) };
+  return { status: 200, data: await presentWritten(ctx, updated), revision: revisionOf(updated) };
 }

@@ -11,7 +11,13 @@ export interface AccessApi {
   api: AuthApi;
   /** Each user's `_id` as a path segment (24 hex digits). */
   id: Record<Exclude<Caller, 'anonymous'>, string>;
-  send(caller: Caller, method: string, path: string, json?: unknown): Promise<AuthReply>;
+  send(
+    caller: Caller,
+    method: string,
+    path: string,
+    json?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<AuthReply>;
 }
 
 /**
@@ -82,9 +88,12 @@ export async function startAccess(
   return {
     api,
     id: { ada: ada.id, bob: bob.id },
-    send: (caller, method, path, json) => {
+    send: (caller, method, path, json, headers = {}) => {
       const token = tokens[caller];
-      return api.send(method, path, { json, headers: token === undefined ? {} : bearer(token) });
+      return api.send(method, path, {
+        json,
+        headers: { ...headers, ...(token === undefined ? {} : bearer(token)) },
+      });
     },
   };
 }

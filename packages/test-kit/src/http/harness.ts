@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { StoreDb } from '@store/common';
+import type { Document, StoreDb } from '@store/common';
 import type { StoreConfig } from '@store/core';
 import { afterEach, assert, expect } from 'vitest';
 import type { EngineUnderTest } from '../engines';
@@ -179,6 +179,18 @@ export function useServer(engine: EngineUnderTest, serve: Serve) {
     open.push(served);
     return client(served.url, db);
   };
+}
+
+/**
+ * A document as the store stored it, read from the database behind `api`, without the store's
+ * revision field, which it asserts is there (every write through the store sets one).
+ */
+export async function readStored(api: Api, collection: string, filter: Document): Promise<Document | null> {
+  const stored = await api.db.collection(collection).findOne(filter);
+  if (stored === null) return null;
+  const { _store_rev: revision, ...document } = stored;
+  expect(typeof revision, "the store's revision field").toBe('string');
+  return document;
 }
 
 /** Asserts an RFC 9457 problem answer with this status and code. */

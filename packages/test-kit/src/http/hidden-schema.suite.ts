@@ -1,7 +1,7 @@
 import type { WriteHookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import { ids, type Start } from './fixtures';
-import { expectProblem, field } from './harness';
+import { expectProblem, field, readStored } from './harness';
 import { storedTasks, TASKS, todo } from './hook-fixtures';
 
 /** Contract section 7 and issue 6: `hidden` fields and `schema` validation over HTTP. */
@@ -35,7 +35,7 @@ function hiddenTests(start: Start): void {
   it('still stores a hidden field a write sets', async () => {
     const api = await todo(start, hidden);
     await api.post('/tasks', { _id: 't9', title: 'New', secret: 'hush-new' });
-    expect(await api.db.collection('tasks').findOne({ _id: 't9' })).toEqual({
+    expect(await readStored(api, 'tasks', { _id: 't9' })).toEqual({
       _id: 't9',
       title: 'New',
       secret: 'hush-new',

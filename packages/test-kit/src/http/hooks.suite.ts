@@ -2,7 +2,7 @@ import type { Document } from '@store/common';
 import type { HookContext, ResourceHooks, WriteHookContext } from '@store/core';
 import { describe, expect, it } from 'vitest';
 import { ids, type Start } from './fixtures';
-import { expectProblem, field, type ReplyJson } from './harness';
+import { expectProblem, field, type ReplyJson, readStored } from './harness';
 import { hiddenAndSchemaTests } from './hidden-schema.suite';
 import { hookContextTests } from './hook-context.suite';
 import { related, storedTasks, TASKS, todo } from './hook-fixtures';
@@ -140,7 +140,7 @@ function beforeWriteTests(start: Start): void {
     for (const [method, path, body, status, expected] of cases) {
       const reply = await api.request(method, path, { body });
       expect({ method, status: reply.status, json: reply.json }).toEqual({ method, status, json: expected });
-      expect(await api.db.collection('tasks').findOne({ _id: expected._id })).toEqual(expected);
+      expect(await readStored(api, 'tasks', { _id: expected._id })).toEqual(expected);
     }
   });
 
@@ -158,7 +158,7 @@ function beforeWriteTests(start: Start): void {
       ['PUT', { title: 'y' }, 't2'],
       ['PATCH', { 'meta.tag': 'red' }, null],
     ]);
-    expect(await api.db.collection('tasks').findOne({ _id: 't1' })).toEqual({ ...T1, meta: { tag: 'red' } });
+    expect(await readStored(api, 'tasks', { _id: 't1' })).toEqual({ ...T1, meta: { tag: 'red' } });
   });
 
   it.each([
@@ -254,7 +254,7 @@ function afterReadTests(start: Start): void {
   it('leaves the stored documents as they are', async () => {
     const api = await todo(start, { tasks: { hooks: { afterRead: label } } });
     await api.request('PATCH', '/tasks/t1', { body: { title: 'Oat milk' } });
-    expect(await api.db.collection('tasks').findOne({ _id: 't1' })).toEqual({ ...T1, title: 'Oat milk' });
+    expect(await readStored(api, 'tasks', { _id: 't1' })).toEqual({ ...T1, title: 'Oat milk' });
   });
 
   it.each([

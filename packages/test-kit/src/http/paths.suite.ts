@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
-import { expectPassedOn, expectProblem } from './harness';
+import { expectPassedOn, expectProblem, readStored } from './harness';
 
 /** Contract section 3: methods per route, which paths are the store's and `Location` (relationships: relations.suite.ts). */
 export function pathTests(start: Start): void {
@@ -74,7 +74,7 @@ export function pathTests(start: Start): void {
     it('stores a declared resource in its collection', async () => {
       const api = await start({ resources: { posts: { collection: 'articles' } } });
       await api.seed('posts', [{ _id: 1 }]);
-      expect(await api.db.collection('articles').findOne({ _id: 1 })).toEqual({ _id: 1 });
+      expect(await readStored(api, 'articles', { _id: 1 })).toEqual({ _id: 1 });
     });
   });
 

@@ -1,0 +1,69 @@
+/**
+ * `If-Match` on `PUT`, `PATCH` and `DELETE` of one document (contract section 11, RFC 9110
+ * section 13.1.1): the write happens only while the document still has a revision the header
+ * names; otherwise 412 `precondition_failed`. The check and the write are one atomic step: the
+ * write's filter names the revision read (`sameRevision`), so of two writes carrying the same
+ * `If-Match`, the second matches nothing and answers 412.
+ *
+ * A document's `ETag` is `"<revision>:<hash of the answer>"`; `If-Match` compares the revision
+ * part only, so the tag of any answer about the document (a `GET` with `$select`, a write's
+ * answer) names its version. `*` matches any current document. Weak tags never match (strong
+ * comparison, as the RFC asks for `If-Match`).
+ */
+import type { Document } from '@store/common';
+import { storeError } from '../http/error-codes';
+import { documentNotFound } from '../http/not-found';
+import type { RequestContext } from '../model/context';
+import { revisionOf, sameRevision } from './revision';
+
+/** The `If-Match` header's value, or `undefined` without one. */
+function ifMatchOf(ctx: RequestContext): string | undefined {
+  const header = ctx.request.headers['if-match'];
+  return Array.isArray(header) ? header.join(',') : header;
+}
+
+/** The revisions an `If-Match` names (`*` for any); weak tags name none. */
+function namedRevisions(header: string): string[] {
+  const revisions: string[] = [];
+  for (const raw of header.split(',')) {
+    const tag = raw.trim();
+    if (tag === '*') revisions.push('*');
+    else if (tag.startsWith('"') && tag.endsWith('"') && tag.length >= 2) {
+      revisions.push(tag.slice(1, -1).split(':')[0] as string);
+    }
+  }
+  return revisions;
+}
+
+function preconditionFailed(ctx: RequestContext, why: string) {
+  return storeError(
+    'precondition_failed',
+    `If-Match: the document ${JSON.stringify(ctx.route.id ?? '')} of "${ctx.resource.name}" ${why}; read it again (its ETag) and retry.`,
+  );
+}
+
+/**
+ * The filter a write of one document uses: `filter` itself without `If-Match`; with it, the
+ * document is read (412 when there is none the caller may write, or its revision is not one the
+ * header names) and `filter` narrowed to that document at that revision.
+ */
+export async function conditionalFilter(ctx: RequestContext, filter: Document): Promise<Document> {
+  const header = ifMatchOf(ctx);
+  if (header === undefined) return filter;
+  const current = await ctx.collection.findOne(filter);
+  if (!current) throw preconditionFailed(ctx, 'does not exist');
+  const named = namedRevisions(header);
+  if (!named.includes('*') && !named.includes(revisionOf(current)))
+    throw preconditionFailed(ctx, 'has changed since that ETag');
+  return { $and: [filter, sameRevision(current)] };
+}
+
+/**
+ * The error of a write that found nothing to change: 404, or under `If-Match` 412 (the
+ * document changed, or went, between the check and the write).
+ */
+export function notWritten(ctx: RequestContext) {
+  return ifMatchOf(ctx) === undefined
+    ? documentNotFound(ctx)
+    : preconditionFailed(ctx, 'changed while it was being written');
+}
