@@ -66,6 +66,11 @@ export interface StoreCollection {
   countDocuments(filter: Document, options?: TimeLimit): Promise<number>;
   /** Throws an error whose `code` is 11000 when the `_id` (or a unique key) is taken. */
   insertOne(doc: Document): Promise<{ insertedId: unknown }>;
+  /**
+   * Inserts in order; the first failure stops the rest, those before it stay (MongoDB's ordered
+   * `insertMany`). Its error has `code` 11000 for a taken key and `writeErrors[0].index`.
+   */
+  insertMany(docs: Document[]): Promise<{ insertedCount: number }>;
   findOneAndReplace(
     filter: Document,
     replacement: Document,
@@ -77,6 +82,11 @@ export interface StoreCollection {
     update: Document,
     options?: { upsert?: boolean } & TimeLimit,
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }>;
+  updateMany(
+    filter: Document,
+    update: Document,
+    options?: TimeLimit,
+  ): Promise<{ matchedCount: number; modifiedCount: number }>;
   deleteOne(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
   deleteMany(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;

@@ -281,6 +281,30 @@ export class EmbeddedCollection implements StoreCollection {
     });
   }
 
+  /**
+   * Inserts `docs` in order, as MongoDB's ordered `insertMany`: the first that fails stops the
+   * rest (those before it stay inserted); its error carries `writeErrors: [{ index, code, errmsg }]`
+   * as the driver's bulk write error does.
+   */
+  insertMany(docs: Document[]): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
+    return this.#durably(() => {
+      this.#begin();
+      if (!Array.isArray(docs)) throw new EmbeddedDbError('BadValue', 'documents must be an array');
+      const insertedIds: Record<number, unknown> = {};
+      docs.forEach((doc, index) => {
+        try {
+          if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
+          insertedIds[index] = cloneValue(this.#insert(doc)._id);
+        } catch (error) {
+          if (error instanceof EmbeddedDbError)
+            Object.assign(error, { writeErrors: [{ index, code: error.code, errmsg: error.message }] });
+          throw error;
+        }
+      });
+      return { insertedCount: docs.length, insertedIds };
+    });
+  }
+
   findOneAndReplace(
     filter: Document,
     replacement: Document,
@@ -330,6 +354,33 @@ export class EmbeddedCollection implements StoreCollection {
         modifiedCount: before && changed ? 1 : 0,
         upsertedCount: !before && after ? 1 : 0,
       };
+    });
+  }
+
+  /**
+   * Applies `update` to every document `filter` matches. Every new version is made before any is
+   * stored, so an update that fails on one document (`$inc` of a string) changes none.
+   */
+  updateMany(
+    filter: Document,
+    update: Document,
+  ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
+    return this.#durably(() => {
+      this.#begin();
+      validateUpdate(update);
+      const compiled = compileFilter(filter, this.#indexes);
+      const matched = [...this.#matches(filter, compiled)];
+      const changes = matched.map(([key, before]) => {
+        const after = applyUpdate(before, update, compiled, false);
+        return { key, before, after, changed: !Buffer.from(bsonBytes(before)).equals(bsonBytes(after)) };
+      });
+      let modifiedCount = 0;
+      for (const { key, before, after, changed } of changes) {
+        if (!changed) continue;
+        this.#replace(key, before, after);
+        modifiedCount += 1;
+      }
+      return { matchedCount: matched.length, modifiedCount, upsertedCount: 0 };
     });
   }
 

@@ -21,6 +21,7 @@ const STORE_OPTIONS = [
   'baseUrl',
   'defaultLimit',
   'maxLimit',
+  'maxBulk',
   'bodyLimit',
   'maxTimeMS',
   'timestamps',
@@ -93,6 +94,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const maxLimit = checkInteger(config.maxLimit ?? 1000, 'maxLimit', 1);
   const defaultLimit = checkInteger(config.defaultLimit ?? 10, 'defaultLimit', 1);
   if (defaultLimit > maxLimit) invalidOption('defaultLimit', `must not exceed maxLimit (${maxLimit})`);
+  const maxBulk = checkInteger(config.maxBulk ?? 1000, 'maxBulk', 1);
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
   if (bodyLimit === undefined)
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
@@ -125,6 +127,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     baseUrl,
     defaultLimit,
     maxLimit,
+    maxBulk,
     bodyLimit,
     maxTimeMS,
     timestamps,

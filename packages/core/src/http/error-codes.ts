@@ -9,6 +9,10 @@ export const ERROR_CODES = defineErrorCodes({
   invalid_query: 400,
   /** A body the store refuses. */
   invalid_body: 400,
+  /** A bulk `PATCH` or `DELETE` without any filter. */
+  filter_required: 400,
+  /** A bulk request past `maxBulk` documents. */
+  too_many_items: 400,
   /** No session where one is needed. */
   unauthorized: 401,
   /** Refused by an access rule. */

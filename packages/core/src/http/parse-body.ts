@@ -45,6 +45,21 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The JSON value a request carries: 415 for a non-JSON `content-type`, 413 past `limit` bytes, 400 for an empty body or malformed JSON. */
+async function receiveJson(request: StoreRequest, limit: number): Promise<unknown> {
+  const contentType = headerValue(request, 'content-type');
+  if (contentType !== undefined && !isJsonContentType(contentType)) throw unsupported(contentType);
+  const received = await receiveBody(request, limit);
+  const empty = received.kind === 'text' ? received.text.trim() === '' : received.value === undefined;
+  if (empty) throw required();
+  if (contentType === undefined) throw unsupported(contentType);
+  if (received.kind === 'text') return parseJson(received.text);
+  if (Buffer.byteLength(JSON.stringify(received.value)) > limit) {
+    throw storeError('payload_too_large', `The request body exceeds the limit of ${limit} bytes.`);
+  }
+  return received.value;
+}
+
 /**
  * The JSON object body of a request, as a prototype-free document with relaxed Extended
  * JSON applied: 415 for a non-JSON `content-type`, 413 past `limit` bytes, 400
@@ -56,16 +71,14 @@ export async function parseJsonBody(
   limit: number,
   dottedKeys = false,
 ): Promise<Document> {
-  const contentType = headerValue(request, 'content-type');
-  if (contentType !== undefined && !isJsonContentType(contentType)) throw unsupported(contentType);
-  const received = await receiveBody(request, limit);
-  const empty = received.kind === 'text' ? received.text.trim() === '' : received.value === undefined;
-  if (empty) throw required();
-  if (contentType === undefined) throw unsupported(contentType);
-  if (received.kind === 'text') return sanitizeDocument(parseJson(received.text), dottedKeys);
-  const document = sanitizeDocument(received.value, dottedKeys);
-  if (Buffer.byteLength(JSON.stringify(document)) > limit) {
-    throw storeError('payload_too_large', `The request body exceeds the limit of ${limit} bytes.`);
-  }
-  return document;
+  return sanitizeDocument(await receiveJson(request, limit), dottedKeys);
+}
+
+/**
+ * The body of a `POST /<res>`: one document as {@link parseJsonBody} gives it, or a JSON array
+ * (a bulk create), its items not yet checked.
+ */
+export async function parseCreateBody(request: StoreRequest, limit: number): Promise<Document | unknown[]> {
+  const value = await receiveJson(request, limit);
+  return Array.isArray(value) ? value : sanitizeDocument(value);
 }

@@ -3,6 +3,8 @@ import type { RouteKind } from '../model/resource';
 import { listChildren } from '../read/children';
 import { getDocument } from '../read/get-one';
 import { listDocuments } from '../read/list';
+import { deleteMatching } from '../write/bulk-delete';
+import { patchMatching } from '../write/bulk-update';
 import { createDocument } from '../write/create';
 import { deleteDocument } from '../write/delete';
 import { patchDocument } from '../write/patch';
@@ -11,7 +13,13 @@ import { storeError } from './error-codes';
 
 /** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
 const ROUTES = {
-  collection: { GET: listDocuments, HEAD: listDocuments, POST: createDocument },
+  collection: {
+    GET: listDocuments,
+    HEAD: listDocuments,
+    POST: createDocument,
+    PATCH: patchMatching,
+    DELETE: deleteMatching,
+  },
   document: {
     GET: getDocument,
     HEAD: getDocument,

@@ -199,6 +199,12 @@ export interface StoreConfig {
    */
   maxLimit?: number;
   /**
+   * Most documents one bulk request handles: items of a `POST` array, and documents a bulk
+   * `PATCH` / `DELETE` reads when hooks or a `schema` need each one (past it: 400 `too_many_items`).
+   * @default 1000
+   */
+  maxBulk?: number;
+  /**
    * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
    * @default "1mb"
    */

@@ -47,6 +47,7 @@ export interface ResolvedStoreOptions {
   readonly baseUrl: string | undefined;
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  readonly maxBulk: number;
   readonly bodyLimit: number;
   readonly maxTimeMS: number;
   readonly timestamps: boolean;

@@ -173,12 +173,14 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
       findOne: (filter, options = {}) => guard(() => raw.findOne(send(filter), { ...options, maxTimeMS })),
       countDocuments: (filter) => guard(() => raw.countDocuments(send(filter), { maxTimeMS })),
       insertOne: (doc) => guard(() => raw.insertOne(send(doc))),
+      insertMany: (docs) => guard(() => raw.insertMany(docs.map((doc) => send(doc)))),
       findOneAndReplace: (filter, replacement, options: ModifyOptions) =>
         guard(() => raw.findOneAndReplace(send(filter), send(replacement), { ...options, maxTimeMS })),
       findOneAndUpdate: (filter, update, options: ModifyOptions) =>
         guard(() => raw.findOneAndUpdate(send(filter), send(update), { ...options, maxTimeMS })),
       updateOne: (filter, update, options = {}) =>
         guard(() => raw.updateOne(send(filter), send(update), { ...options, maxTimeMS })),
+      updateMany: (filter, update) => guard(() => raw.updateMany(send(filter), send(update), { maxTimeMS })),
       deleteOne: (filter) => guard(() => raw.deleteOne(send(filter), { maxTimeMS })),
       deleteMany: (filter) => guard(() => raw.deleteMany(send(filter), { maxTimeMS })),
       createIndex: (spec: IndexSpec, options?: IndexOptions) => guard(() => raw.createIndex(spec, options)),

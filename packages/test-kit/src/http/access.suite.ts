@@ -104,7 +104,7 @@ function ruleTable(start: Start): void {
   it('answers a method the path does not take with 405 before any rule, even without a session', async () => {
     const access = await startAccess(start);
     expectProblem(await access.send('anonymous', 'POST', '/notes/a1'), 405, 'method_not_allowed');
-    expectProblem(await access.send('anonymous', 'DELETE', '/vault'), 405, 'method_not_allowed');
+    expectProblem(await access.send('anonymous', 'PUT', '/vault'), 405, 'method_not_allowed');
   });
 
   it('changes nothing it refuses: other users documents survive PUT, PATCH and DELETE attempts', async () => {

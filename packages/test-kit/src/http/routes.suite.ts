@@ -61,7 +61,7 @@ export function routeTests(start: Start): void {
     });
 
     it.each([
-      ['an array', [{ a: 1 }]],
+      ['an array of strings (an array is a bulk create of documents)', ['text']],
       ['a string', 'text'],
       ['null', null],
     ])('answers 400 invalid_body for %s', async (_, body) => {

@@ -7,6 +7,7 @@ import { type DescribeEnginesOptions, describeEngines } from '../engines';
 import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
+import { bulkTests } from './bulk.suite';
 import { corsTests } from './cors.suite';
 import { errorTests } from './errors.suite';
 import { etagTests } from './etag.suite';
@@ -44,6 +45,7 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       hookTests(start);
       corsTests(start);
       etagTests(start);
+      bulkTests(start);
     },
     options,
   );

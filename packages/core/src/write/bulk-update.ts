@@ -1,0 +1,101 @@
+/**
+ * `PATCH /<res>?<filter>` (contract section 11): `$set`s the body on every document the filter
+ * matches inside the access rule, answering `{ matched, modified }`. The body is a PATCH body
+ * (top-level and dotted keys, after `beforeWrite` with `previous: null`; protected, owner and
+ * managed fields refused, 403). A document is modified when one of the fields the body sets has
+ * another value: only those get the new values, `updatedAt` and a new revision, as MongoDB's own
+ * `modifiedCount` would count them. With `schema`, `afterWrite` or a geo field set, every
+ * document is read first (at most `maxBulk`): each result is checked before any is written (a
+ * bad one is a 400 naming its `_id`), and `afterWrite` sees each change.
+ */
+import { type Document, idToString } from '@store/common';
+import { protectPatch } from '../access/writes';
+import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
+import { storeError } from '../http/error-codes';
+import { isMergePatch, parseJsonBody } from '../http/parse-body';
+import type { RequestContext, RouteResult } from '../model/context';
+import { andFilters } from '../read/filters';
+import { bulkFilter, forDocument, readAffected } from './bulk-scope';
+import { checkGeoFields, touchesGeo } from './geo-fields';
+import { applySet, checkNoOverlap } from './merge-set';
+import { newRevision, REVISION_FIELD } from './revision';
+import { stampPatched, TIMESTAMP_FIELDS } from './timestamps';
+import { validateBody } from './validate-body';
+
+/** The `$set` of a bulk PATCH body: at least one key, none on `_id`. */
+function bulkSet(ctx: RequestContext, body: Document): Document {
+  const keys = Object.keys(body);
+  if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
+  if (keys.some((key) => key === '_id' || key.startsWith('_id.')))
+    throw storeError('invalid_body', 'body._id: a bulk PATCH cannot set _id.');
+  checkNoOverlap(keys);
+  return protectPatch(ctx, stampPatched(ctx, Object.assign(Object.create(null), body)));
+}
+
+/** Matches a document on which at least one of the fields `set` names has another value (exact BSON equality). */
+function differsFrom(set: Document): Document | null {
+  const managed = new Set<string>(TIMESTAMP_FIELDS);
+  const fields = Object.keys(set).filter((path) => !managed.has(path));
+  if (fields.length === 0) return null;
+  return { $expr: { $or: fields.map((path) => ({ $ne: [`$${path}`, { $literal: set[path] }] })) } };
+}
+
+/** Applies `set` where it changes something; how many `filter` matched, and how many changed. */
+async function setWhereDifferent(ctx: RequestContext, filter: Document, set: Document) {
+  const matched = await ctx.collection.countDocuments(filter);
+  const differs = differsFrom(set);
+  if (differs === null || matched === 0) return { matched, modified: 0 };
+  const update = { $set: { ...set, [REVISION_FIELD]: newRevision() } };
+  const { matchedCount, modifiedCount } = await ctx.collection.updateMany(
+    andFilters(filter, differs),
+    update,
+  );
+  return { matched: Math.max(matched, matchedCount), modified: modifiedCount };
+}
+
+/** Checks the document `set` makes of each of `documents` (schema, GeoJSON); a bad one is a 400 naming its `_id`. */
+async function checkResults(ctx: RequestContext, documents: Document[], set: Document): Promise<void> {
+  const geo = touchesGeo(ctx, Object.keys(set));
+  for (const document of documents) {
+    await forDocument(document, () => {
+      const result = applySet(document, set);
+      validateBody(ctx, result);
+      if (geo) checkGeoFields(ctx, result);
+    });
+  }
+}
+
+/** `afterWrite` for each document the update changed (its revision is new). */
+async function afterEachWrite(ctx: RequestContext, before: Document[]): Promise<void> {
+  const ids = before.map((document) => document._id);
+  const after = await ctx.collection.find({ _id: { $in: ids } }).toArray();
+  const byId = new Map(after.map((document) => [idToString(document._id), document]));
+  for (const previous of before) {
+    const current = byId.get(idToString(previous._id));
+    if (current !== undefined && current[REVISION_FIELD] !== previous[REVISION_FIELD])
+      await afterWritten(ctx, previous, current);
+  }
+}
+
+/** `PATCH /<res>?<filter>`: 200 `{ matched, modified }`. */
+export async function patchMatching(ctx: RequestContext): Promise<RouteResult> {
+  if (isMergePatch(ctx.request)) {
+    throw storeError(
+      'unsupported_media_type',
+      'A bulk PATCH takes application/json (the fields to set); a merge patch applies to one document.',
+    );
+  }
+  const filter = bulkFilter(ctx);
+  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
+  const set = bulkSet(ctx, await applyBeforeWrite(ctx, parsed, null));
+  const { validate, hooks } = ctx.resource;
+  if (validate === undefined && hooks.afterWrite === undefined && !touchesGeo(ctx, Object.keys(set))) {
+    return { status: 200, data: await setWhereDifferent(ctx, filter, set) };
+  }
+  const before = await readAffected(ctx, filter);
+  await checkResults(ctx, before, set);
+  const target = andFilters(filter, { _id: { $in: before.map((document) => document._id) } });
+  const counts = await setWhereDifferent(ctx, target, set);
+  if (hooks.afterWrite !== undefined) await afterEachWrite(ctx, before);
+  return { status: 200, data: counts };
+}
