@@ -59,6 +59,38 @@ describeEngines('writes', (engine) => {
     });
   });
 
+  describe('insertMany and updateMany', () => {
+    it('inserts in order and stops at the first taken _id, reporting its index; those before it stay', async () => {
+      const error = await people
+        .insertMany([{ _id: 'x1' }, { _id: 'x2' }, { _id: 'ann' }, { _id: 'x3' }])
+        .catch((e) => e);
+      expect(error).toMatchObject({ code: 11000 });
+      const writeErrors = (error as { writeErrors: unknown }).writeErrors;
+      const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
+      expect(first).toMatchObject({ index: 2 });
+      expect(await people.countDocuments({ _id: { $in: ['x1', 'x2', 'x3'] } })).toBe(2);
+    });
+
+    it('counts what updateMany matched and what it changed', async () => {
+      const total = await people.countDocuments({});
+      const result = await people.updateMany({}, { $set: { age: 25 } });
+      expect(result).toMatchObject({ matchedCount: total });
+      const already = ids(await people.find({ age: 25 }).toArray()).length;
+      const again = await people.updateMany({}, { $set: { age: 25 } });
+      expect(again).toMatchObject({ matchedCount: total, modifiedCount: 0 });
+      expect(already).toBe(total);
+    });
+
+    it('matches documents whose value differs from a literal with $expr and $literal', async () => {
+      await people.insertOne({ _id: 'lit', note: '$name', when: new Date(0) });
+      const differs = (value: unknown) => ({ _id: 'lit', $expr: { $ne: ['$note', { $literal: value }] } });
+      expect(await people.countDocuments(differs('$name'))).toBe(0);
+      expect(await people.countDocuments(differs('other'))).toBe(1);
+      const sameDate = { _id: 'lit', $expr: { $ne: ['$when', { $literal: new Date(0) }] } };
+      expect(await people.countDocuments(sameDate)).toBe(0);
+    });
+  });
+
   describe('update operators', () => {
     it.each<[string, Document, Document]>([
       [

@@ -32,12 +32,17 @@ function bulkSet(ctx: RequestContext, body: Document): Document {
   return protectPatch(ctx, stampPatched(ctx, Object.assign(Object.create(null), body)));
 }
 
-/** Matches a document on which at least one of the fields `set` names has another value (exact BSON equality). */
+/**
+ * Matches a document on which at least one of the fields `set` names is missing or has another
+ * value (aggregation equality: exact, no array traversal). The missing case is its own clause:
+ * engines differ on whether a missing field equals `null` in an expression.
+ */
 function differsFrom(set: Document): Document | null {
   const managed = new Set<string>(TIMESTAMP_FIELDS);
   const fields = Object.keys(set).filter((path) => !managed.has(path));
   if (fields.length === 0) return null;
-  return { $expr: { $or: fields.map((path) => ({ $ne: [`$${path}`, { $literal: set[path] }] })) } };
+  const changed = { $expr: { $or: fields.map((path) => ({ $ne: [`$${path}`, { $literal: set[path] }] })) } };
+  return { $or: [changed, ...fields.map((path) => ({ [path]: { $exists: false } }))] };
 }
 
 /** Applies `set` where it changes something; how many `filter` matched, and how many changed. */

@@ -158,6 +158,12 @@ function bulkChangeTests(start: Start): void {
       matched: 2,
       modified: 2,
     });
+    // A missing field set to null is a change (MongoDB's aggregation order: missing < null).
+    expect((await api.request('PATCH', '/notes?tag=blue', { body: { gone: null } })).json).toEqual({
+      matched: 1,
+      modified: 1,
+    });
+    expect((await readStored(api, 'notes', { _id: 'n3' }))?.gone).toBeNull();
   });
 
   it('DELETE removes every match and answers { deleted }', async () => {
