@@ -40,8 +40,55 @@ function inStoredOrder(out: unknown, stored: unknown): unknown {
   return ordered;
 }
 
+const FLAGS = new Set<unknown>([0, 1, true, false]);
+
+/**
+ * `projection` as the top-level fields a document keeps (`keep`) or loses (`drop`), with whether
+ * `_id` stays; `undefined` for anything else (dotted paths, operators, expressions, a mix).
+ */
+function topLevelProjection(
+  projection: Document,
+): { keep: boolean; fields: Set<string>; id: boolean } | undefined {
+  let keep: boolean | undefined;
+  let id = true;
+  const fields = new Set<string>();
+  for (const [key, value] of Object.entries(projection)) {
+    if (!FLAGS.has(value) || key.includes('.') || key.startsWith('$')) return undefined;
+    const wanted = value === 1 || value === true;
+    if (key === '_id') {
+      id = wanted;
+      continue;
+    }
+    if (keep !== undefined && keep !== wanted) return undefined;
+    keep = wanted;
+    fields.add(key);
+  }
+  // Only `_id` named: `{ _id: 1 }` keeps only it, `{ _id: 0 }` drops only it.
+  return { keep: keep ?? id, fields, id };
+}
+
+/**
+ * The page projected on top-level fields without mingo (which builds an operator context per
+ * call): fresh copies, fields in stored order, as MongoDB returns them.
+ */
+function projectedTopLevel(
+  docs: Document[],
+  plan: { keep: boolean; fields: Set<string>; id: boolean },
+): Document[] {
+  return docs.map((doc) => {
+    const out: Document = {};
+    for (const key of Object.keys(doc)) {
+      const listed = key === '_id' ? plan.id : plan.keep === plan.fields.has(key);
+      if (listed) setOwn(out, key, cloneValue(doc[key]));
+    }
+    return out;
+  });
+}
+
 /** The page projected by mingo's cursor, fields in stored order. */
 function projected(docs: Document[], projection: Document): Document[] {
+  const plan = topLevelProjection(projection);
+  if (plan !== undefined) return projectedTopLevel(docs, plan);
   const out = mingoFind(docs, {}, projection, { scriptEnabled: false }).all();
   return out.map((doc, i) => cloneValue(inStoredOrder(doc, docs[i]) as Document));
 }

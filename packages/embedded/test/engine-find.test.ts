@@ -95,6 +95,25 @@ describeEngines('find and count', (engine) => {
       { name: 'Ann', address: { city: 'Paris' } },
     ],
     ['inclusion keeps _id by default', { name: 1 }, { _id: 'ann', name: 'Ann' }],
+    ['_id alone', { _id: 1 }, { _id: 'ann' }],
+    [
+      'top-level inclusion in stored order, true as 1',
+      { age: true, name: 1, _id: 0 },
+      { name: 'Ann', age: 31 },
+    ],
+    [
+      'everything but _id',
+      { _id: 0 },
+      {
+        name: 'Ann',
+        age: 31,
+        tags: ['a', 'b'],
+        joined: expect.any(Date),
+        address: expect.any(Object),
+        ref: expect.anything(),
+        active: true,
+      },
+    ],
     [
       'exclusion',
       { tags: 0, joined: 0, address: 0, ref: 0, active: 0 },

@@ -6,12 +6,17 @@
  * the revision part (`write/conditional.ts`). A list's `ETag` is weak (`W/`), a hash of its bytes.
  * A `GET` whose `If-None-Match` names the current tag answers 304 without a body.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { StoreRequest, StoreResponse } from '../model/http';
 
+/** The hash part of a tag: of the answer's bytes. */
+export function answerDigest(body: string): string {
+  return hash('sha1', body, 'base64url');
+}
+
 function tagOf(body: string, revision: string | undefined): string {
-  const hash = createHash('sha1').update(body).digest('base64url').slice(0, 27);
-  return revision === undefined ? `W/"${hash}"` : `"${revision}:${hash}"`;
+  const digest = answerDigest(body);
+  return revision === undefined ? `W/"${digest}"` : `"${revision}:${digest}"`;
 }
 
 /** Whether an `If-None-Match` value names `tag` (weak comparison, as RFC 9110 asks for it). */

@@ -8,13 +8,16 @@
  * A document's `ETag` is `"<revision>:<hash of the answer>"`; `If-Match` compares the revision
  * part only, so the tag of any answer about the document (a `GET` with `$select`, a write's
  * answer) names its version. `*` matches any current document. Weak tags never match (strong
- * comparison, as the RFC asks for `If-Match`).
+ * comparison, as the RFC asks for `If-Match`). A document stored without a revision (by other
+ * code) is tagged `"0:<hash>"`: its hash part is compared with its answer to a plain `GET`.
  */
 import type { Document } from '@store/common';
 import { storeError } from '../http/error-codes';
+import { answerDigest } from '../http/etag';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext } from '../model/context';
-import { revisionOf, sameRevision } from './revision';
+import { presentOne } from '../read/present';
+import { revisionOf, sameRevision, UNREVISED } from './revision';
 
 /** The `If-Match` header's value, or `undefined` without one. */
 function ifMatchOf(ctx: RequestContext): string | undefined {
@@ -22,17 +25,33 @@ function ifMatchOf(ctx: RequestContext): string | undefined {
   return Array.isArray(header) ? header.join(',') : header;
 }
 
-/** The revisions an `If-Match` names (`*` for any); weak tags name none. */
-function namedRevisions(header: string): string[] {
-  const revisions: string[] = [];
+/** One tag an `If-Match` names: `*`, or the revision and hash parts of a strong tag (weak tags name none). */
+type NamedTag = '*' | { revision: string; digest: string };
+
+function namedTags(header: string): NamedTag[] {
+  const tags: NamedTag[] = [];
   for (const raw of header.split(',')) {
     const tag = raw.trim();
-    if (tag === '*') revisions.push('*');
-    else if (tag.startsWith('"') && tag.endsWith('"') && tag.length >= 2) {
-      revisions.push(tag.slice(1, -1).split(':')[0] as string);
+    if (tag === '*') tags.push('*');
+    else if (tag.length >= 2 && tag.startsWith('"') && tag.endsWith('"')) {
+      const [revision = '', digest = ''] = tag.slice(1, -1).split(':');
+      tags.push({ revision, digest });
     }
   }
-  return revisions;
+  return tags;
+}
+
+/**
+ * Whether `tags` name the current version of `current`: its revision, or, for a document stored
+ * without one, the hash of its answer to a plain `GET` (what the client's tag was made from).
+ */
+async function namesCurrent(ctx: RequestContext, tags: NamedTag[], current: Document): Promise<boolean> {
+  if (tags.includes('*')) return true;
+  const revision = revisionOf(current);
+  const named = tags.filter((tag) => tag !== '*' && tag.revision === revision) as Exclude<NamedTag, '*'>[];
+  if (named.length === 0 || revision !== UNREVISED) return named.length > 0;
+  const digest = answerDigest(JSON.stringify(await presentOne(ctx, current)));
+  return named.some((tag) => tag.digest === digest);
 }
 
 function preconditionFailed(ctx: RequestContext, why: string) {
@@ -52,8 +71,7 @@ export async function conditionalFilter(ctx: RequestContext, filter: Document): 
   if (header === undefined) return filter;
   const current = await ctx.collection.findOne(filter);
   if (!current) throw preconditionFailed(ctx, 'does not exist');
-  const named = namedRevisions(header);
-  if (!named.includes('*') && !named.includes(revisionOf(current)))
+  if (!(await namesCurrent(ctx, namedTags(header), current)))
     throw preconditionFailed(ctx, 'has changed since that ETag');
   return { $and: [filter, sameRevision(current)] };
 }

@@ -6,9 +6,9 @@
  *
  * The field is hidden on every resource (no answer carries it, no query filters on it) and
  * only the store writes it. A document stored another way (by the application's own code, or
- * before this version) has none: its revision is then a hash of its stored content.
+ * before this version) has none until its first write through the store (see `UNREVISED`).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Document } from '@store/common';
 
 /** Where a document's revision is stored. */
@@ -24,12 +24,16 @@ export function newRevision(): string {
   return `${processPrefix}${counter.toString(36)}`;
 }
 
-/** The revision of a stored document: its token, or `h` and a hash of its content when it has none. */
+/**
+ * The revision part of the `ETag` of a document stored without a revision (by other code): its
+ * tag then stands for the answer alone (its hash part), and `If-Match` compares that.
+ */
+export const UNREVISED = '0';
+
+/** The revision of a stored document: its token, or {@link UNREVISED} when it has none. */
 export function revisionOf(document: Document): string {
   const stored = document[REVISION_FIELD];
-  if (typeof stored === 'string') return stored;
-  const content = JSON.stringify(document);
-  return `h${createHash('sha1').update(content).digest('base64url').slice(0, 16)}`;
+  return typeof stored === 'string' ? stored : UNREVISED;
 }
 
 /** The filter that matches `document` only while it still has the revision it was read with. */
