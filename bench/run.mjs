@@ -72,7 +72,7 @@ async function measure(benchCase, servers, contenders) {
   const rps = {};
   const p99ms = {};
   const roundRatios = {};
-  for (const name of CONTENDERS) {
+  for (const name of new Set([...CONTENDERS, ...contenders])) {
     const total = totals[name];
     rps[name] = total ? total.requests / total.seconds : null;
     p99ms[name] = total ? total.p99.reduce((a, b) => a + b, 0) / total.p99.length : null;
@@ -88,11 +88,17 @@ async function runGroup(dataset, cases, engine) {
   const started = await Promise.all(
     contenders.map((contender) => spawnContender({ contender, dataset, engine, profileDir })),
   );
-  const servers = Object.fromEntries(contenders.map((name, i) => [name, started[i]]));
+  const serversOf = Object.fromEntries(contenders.map((name, i) => [name, started[i]]));
   const results = [];
   try {
     for (const benchCase of cases) {
-      const present = contenders.filter((name) => benchCase[name] !== null);
+      // A self-comparison case runs its `reference` request on the store's own server.
+      const present = benchCase.reference
+        ? ['store', 'reference']
+        : contenders.filter((name) => benchCase[name] !== null);
+      const servers = benchCase.reference
+        ? { store: serversOf.store, reference: serversOf.store }
+        : serversOf;
       const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
       process.stdout.write(`${label} ... `);
       const status = await check(benchCase, servers, present);
@@ -109,6 +115,7 @@ async function runGroup(dataset, cases, engine) {
         roundRatios,
         check: status,
         failures,
+        ...(benchCase.reference ? { costAtMost: benchCase.costAtMost } : {}),
       });
     }
   } finally {

@@ -2,6 +2,7 @@
 // (the store's query language, the baseline's hand-written route, json-server's syntax) and a
 // digest of the answer, compared across contenders before measuring so the three really do
 // the same work.
+import { encodeCursor } from '@store/query';
 import { DATASETS, sampleIds } from './data.mjs';
 
 /** Query strings the store answers; the baseline compiles the same strings once at start-up. */
@@ -54,6 +55,38 @@ function getById(name, dataset, measures) {
   };
 }
 
+/** How deep the cursor and `$page` cases start in the 100,000 items: 90,000 documents in. */
+const DEEP = 90_000;
+const PAGE = 20;
+
+/** The `$after` cursor of the page that starts `DEEP` documents into `items-100k` (default `_id` order). */
+function deepCursor() {
+  const ids = DATASETS['items-100k']()
+    .items.map((doc) => doc._id)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return encodeCursor({ _id: 1 }, { _id: ids[DEEP - 1] });
+}
+
+const pageLength = (_contender, { status, body }) => [status, json(body).length];
+
+/**
+ * A case that compares two requests to the store itself (`store` against `reference`, both on the
+ * store's server): its result is the time ratio, checked against `costAtMost`.
+ */
+function selfCase(name, dataset, measures, path, referencePath, costAtMost, digest = listDigest) {
+  return {
+    name,
+    dataset,
+    measures,
+    store: { path },
+    reference: { path: referencePath },
+    baseline: null,
+    jsonServer: null,
+    costAtMost,
+    digest,
+  };
+}
+
 /**
  * One request (a `path`, or autocannon `requests`) per contender; `null` where json-server has
  * no equivalent. `digest(contender, { status, headers, body })` must agree across contenders.
@@ -99,5 +132,39 @@ export function buildCases() {
       jsonServer: post('/items'),
       digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
     },
+    selfCase(
+      'total',
+      'items-10k',
+      '`$total=1` on a react-admin style page (`$sort=-n&$limit=20`, `X-Total-Count` and `Link`) / the same page without it',
+      '/items?$sort=-n&$limit=20&$total=1',
+      '/items?$sort=-n&$limit=20',
+      1.3,
+    ),
+    selfCase(
+      'total-filter',
+      'items-10k',
+      '`$total=1` on the `list-filter` page / the same page without it (no target: the embedded engine scans the filter again to count it)',
+      `/items?${QUERIES.list}&$total=1`,
+      `/items?${QUERIES.list}`,
+      Number.POSITIVE_INFINITY,
+    ),
+    selfCase(
+      'cursor-deep',
+      'items-100k',
+      `an \`$after\` page ${DEEP.toLocaleString('en-US')} documents into 100,000 items / the first page ($limit=${PAGE})`,
+      `/items?$limit=${PAGE}&$after=${deepCursor()}`,
+      `/items?$limit=${PAGE}`,
+      1.5,
+      pageLength,
+    ),
+    selfCase(
+      'page-deep',
+      'items-100k',
+      `the same depth by \`$page=${DEEP / PAGE}\` / the first page (for comparison; no target)`,
+      `/items?$limit=${PAGE}&$page=${DEEP / PAGE}`,
+      `/items?$limit=${PAGE}`,
+      Number.POSITIVE_INFINITY,
+      pageLength,
+    ),
   ];
 }

@@ -57,11 +57,22 @@ export function summarize(cases, compile) {
     if (c.check !== 'ok') missed.push(`${c.name}: answers differ (${c.check})`);
     if (c.failures > 0) missed.push(`${c.name}: ${c.failures} failed requests`);
   }
+  const selfCosts = withRatios
+    .filter((c) => c.roundRatios?.reference?.length > 0)
+    .map((c) => {
+      const byRounds = 1 / median(c.roundRatios.reference);
+      // A round with no answer at all (a very slow request) has no ratio: then the totals'.
+      const cost = Number.isFinite(byRounds) ? byRounds : ratio(c.rps.reference, c.rps.store);
+      return { name: c.name, cost, atMost: c.costAtMost ?? null };
+    });
+  for (const { name, cost, atMost } of selfCosts) {
+    if (atMost !== null && cost > atMost) missed.push(`${name}: time / reference ${fixed(cost)}`);
+  }
   if (scaling !== null && scaling > TARGETS.getById100kOver1k)
     missed.push(`get-by-id: time at 100k / at 1k ${fixed(scaling)}`);
   if (compile?.ratio !== undefined && compile.ratio < TARGETS.compileOverAqp)
     missed.push(`compile: @store/query / api-query-params ${fixed(compile.ratio)}`);
-  return { cases: withRatios, getById100kOver1k: scaling, compile, missed };
+  return { cases: withRatios, getById100kOver1k: scaling, compile, selfCosts, missed };
 }
 
 /** The lower and upper quartiles of a list of numbers (nearest rank). */
@@ -102,7 +113,7 @@ function caseRows(cases) {
 
 /** The markdown table (and the notes kept in `findings.md`). */
 export function markdown(summary, meta, findings) {
-  const { cases, getById100kOver1k, compile, missed } = summary;
+  const { cases, getById100kOver1k, compile, selfCosts = [], missed } = summary;
   const lines = [
     '# Benchmark results',
     '',
@@ -122,6 +133,11 @@ export function markdown(summary, meta, findings) {
       ? `- \`@store/query\` compiles / \`api-query-params\` compiles (>= 1): **${fixed(compile.ratio)}**` +
         `${verdict(compile.ratio, 1)} (${whole(compile.ours)} vs ${whole(compile.theirs)} compiles/s)`
       : '- compile benchmark not run',
+    ...selfCosts.map(
+      ({ name, cost, atMost }) =>
+        `- \`${name}\` time / its reference request on the store (${atMost === null || atMost === Number.POSITIVE_INFINITY ? 'no target' : `<= ${atMost}`}): ` +
+        `**${fixed(cost)}**${atMost === null || atMost === Number.POSITIVE_INFINITY ? '' : verdict(cost, atMost, true)}`,
+    ),
     ...spreadLine(cases),
     ...meta.skipped.map((reason) => `- skipped: ${reason}`),
     '',
