@@ -62,7 +62,7 @@ export function summarize(cases, compile) {
     .map((c) => {
       const byRounds = 1 / median(c.roundRatios.reference);
       // A round with no answer at all (a very slow request) has no ratio: then the totals'.
-      const cost = Number.isFinite(byRounds) ? byRounds : ratio(c.rps.reference, c.rps.store);
+      const cost = Number.isFinite(byRounds) && byRounds > 0 ? byRounds : ratio(c.rps.reference, c.rps.store);
       return { name: c.name, cost, atMost: c.costAtMost ?? null };
     });
   for (const { name, cost, atMost } of selfCosts) {
