@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startAccess } from './access-fixtures';
 import type { Start } from './fixtures';
-import { expectProblem, field, readStored } from './harness';
+import { type Api, expectProblem, field, readStored } from './harness';
 
 /** A strong tag of one document: `"<revision>:<hash>"`. */
 const STRONG = /^"[\w-]+:[\w-]+"$/;
@@ -19,6 +19,20 @@ function meeting(size: number): () => Promise<void> {
         for (const release of waiting.splice(0)) release();
       } else setTimeout(resolve, 1000);
     });
+}
+
+/**
+ * For each of the notes `n0` .. `n<rounds - 1>`: two requests sent at once with the document's
+ * current tag in `If-Match`; exactly one may succeed, the other is a 412.
+ */
+async function raceEach(api: Api, method: string, body: unknown, rounds: number): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    const path = `/notes/n${i}`;
+    const tag = (await api.get(path)).headers.get('etag') as string;
+    const send = () => api.request(method, path, { body, headers: { 'if-match': tag } });
+    const statuses = (await Promise.all([send(), send()])).map((reply) => reply.status).sort();
+    expect(statuses).toEqual(method === 'DELETE' ? [204, 412] : [200, 412]);
+  }
 }
 
 /** Contract section 11: entity tags, `If-None-Match` on reads and `If-Match` on writes. */
@@ -190,13 +204,7 @@ export function etagTests(start: Start): void {
           'notes',
           Array.from({ length: rounds }, (_, i) => ({ _id: `n${i}`, text: 'a' })),
         );
-        for (let i = 0; i < rounds; i++) {
-          const path = `/notes/n${i}`;
-          const tag = (await api.get(path)).headers.get('etag') as string;
-          const send = () => api.request(method, path, { body, headers: { 'if-match': tag } });
-          const statuses = (await Promise.all([send(), send()])).map((reply) => reply.status).sort();
-          expect(statuses).toEqual(method === 'DELETE' ? [204, 412] : [200, 412]);
-        }
+        await raceEach(api, method, body, rounds);
       },
     );
 
@@ -214,13 +222,7 @@ export function etagTests(start: Start): void {
           resources: { notes: { hooks: { beforeWrite: meet, beforeDelete: meet } } },
         });
         for (const i of [0, 1, 2]) await api.db.collection('notes').insertOne({ _id: `n${i}`, text: 'a' });
-        for (let i = 0; i < 3; i++) {
-          const path = `/notes/n${i}`;
-          const tag = (await api.get(path)).headers.get('etag') as string;
-          const send = () => api.request(method, path, { body, headers: { 'if-match': tag } });
-          const statuses = (await Promise.all([send(), send()])).map((reply) => reply.status).sort();
-          expect(statuses).toEqual(method === 'DELETE' ? [204, 412] : [200, 412]);
-        }
+        await raceEach(api, method, body, 3);
       },
     );
 
