@@ -34,8 +34,8 @@ function bulkSet(ctx: RequestContext, body: Document): Document {
 
 /**
  * Matches a document on which at least one of the fields `set` names is missing or has another
- * value (aggregation equality: exact, no array traversal). The missing case is its own clause:
- * engines differ on whether a missing field equals `null` in an expression.
+ * value (aggregation equality: exact, no array traversal). The missing case is its own clause,
+ * so nothing rests on whether an expression counts a missing field as `null`.
  */
 function differsFrom(set: Document): Document | null {
   const managed = new Set<string>(TIMESTAMP_FIELDS);

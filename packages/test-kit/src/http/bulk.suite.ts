@@ -158,7 +158,7 @@ function bulkChangeTests(start: Start): void {
       matched: 2,
       modified: 2,
     });
-    // A missing field set to null is a change (MongoDB's aggregation order: missing < null).
+    // A missing field set to null is a change: the field is then stored.
     expect((await api.request('PATCH', '/notes?tag=blue', { body: { gone: null } })).json).toEqual({
       matched: 1,
       modified: 1,
