@@ -72,8 +72,14 @@ async function insertAll(ctx: RequestContext, documents: Document[]): Promise<vo
     await ctx.collection.insertMany(documents);
   } catch (error) {
     const index = failedIndex(error);
-    const inserted = documents.slice(0, index ?? documents.length).map((document) => document._id);
-    await ctx.collection.deleteMany({ _id: { $in: inserted } }).catch((cause: unknown) => {
+    // Only this request's documents: each carries its own revision, so a document another
+    // request stored under one of these ids meanwhile is never withdrawn.
+    const inserted = documents.slice(0, index ?? documents.length);
+    const ours = {
+      _id: { $in: inserted.map((document) => document._id) },
+      [REVISION_FIELD]: { $in: inserted.map((document) => document[REVISION_FIELD]) },
+    };
+    await ctx.collection.deleteMany(ours).catch((cause: unknown) => {
       ctx.options.logger.error(
         `[@store/core] a bulk create on "${ctx.resource.name}" failed and ${inserted.length} of its documents could not be withdrawn`,
         cause,

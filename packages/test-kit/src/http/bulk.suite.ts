@@ -66,6 +66,16 @@ function bulkCreateTests(start: Start): void {
     expect((await notes(api)).map((doc) => field(doc, '_id'))).toEqual([7]);
   });
 
+  it('withdraws the items already inserted when the database refuses a later one (a unique index)', async () => {
+    const api = await start();
+    await api.seed('notes', [{ _id: 'n0', code: 'taken' }]);
+    await api.db.collection('notes').createIndex({ code: 1 }, { unique: true, name: 'code_unique' });
+    const reply = await api.post('/notes', [{ code: 'a' }, { code: 'b' }, { code: 'taken' }, { code: 'c' }]);
+    expectProblem(reply, 409, 'conflict');
+    expect(field(reply.json, 'index')).toBe(2);
+    expect((await notes(api)).map((doc) => field(doc, 'code'))).toEqual(['taken']);
+  });
+
   it('refuses an empty array, and more than maxBulk items, before storing anything', async () => {
     const api = await start({ maxBulk: 3 });
     expectProblem(await api.post('/notes', []), 400, 'invalid_body');
