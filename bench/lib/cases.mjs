@@ -127,6 +127,8 @@ export function buildCases() {
       name: 'create',
       dataset: 'items-10k',
       measures: '`POST /items` of a small JSON document (a new id, one insert)',
+      // Adds thousands of documents: runs after the other cases of its dataset (see run.mjs).
+      writes: true,
       store: post('/items'),
       baseline: post('/items'),
       jsonServer: post('/items'),
