@@ -1,6 +1,6 @@
 import type { PopulateDb, PopulateDocument } from './db';
 import { PopulateError } from './error-codes';
-import { omitFields } from './fields';
+import { hideFields, omitFields } from './fields';
 import { childrenFilter, parentsFilter } from './filters';
 import { batchedJoin, type JoinPlan } from './join';
 import { referenceFields } from './naming';
@@ -168,7 +168,7 @@ async function shownCopies(
   if (!Array.isArray(shaped) || shaped.length !== unique.length) {
     throw new TypeError('a relation scope afterRead must return one document per document it receives');
   }
-  const shown = (doc: PopulateDocument) => (hidden.length === 0 ? doc : omitFields(doc, hidden));
+  const shown = (doc: PopulateDocument) => (hidden.length === 0 ? doc : hideFields(doc, hidden));
   return new Map(unique.map((doc, i) => [doc, shown(shaped[i] as PopulateDocument)]));
 }
 

@@ -74,6 +74,12 @@ function omitPath(doc: PopulateDocument, path: readonly string[]): PopulateDocum
   return copy;
 }
 
+/** Whether `doc` holds the top-level field a (possibly dotted) path starts with. */
+function holdsHead(doc: PopulateDocument, path: string): boolean {
+  const dot = path.indexOf('.');
+  return Object.hasOwn(doc, dot < 0 ? path : path.slice(0, dot));
+}
+
 /**
  * A copy of `doc` without the given (possibly dotted) fields, as MongoDB reads a path: through
  * arrays of embedded documents at any depth (`cards.cvv` leaves every card without `cvv`).
@@ -91,4 +97,12 @@ export function stripFields(
   fields: readonly string[],
 ): PopulateDocument[] {
   return docs.map((doc) => omitFields(doc, fields));
+}
+
+/**
+ * {@link omitFields} for an answer: `doc` itself when it holds none of the fields (no copy: most
+ * documents hold no hidden field), else the copy without them.
+ */
+export function hideFields(doc: PopulateDocument, fields: readonly string[]): PopulateDocument {
+  return fields.some((field) => holdsHead(doc, field)) ? omitFields(doc, fields) : doc;
 }

@@ -5,7 +5,7 @@
 export { attachRelations, type RelationRequest, type RelationScope, relationMatch } from './attach';
 export type { PopulateCollection, PopulateDb, PopulateDocument, PopulateFindOptions } from './db';
 export { POPULATE_ERROR_CODES, PopulateError, type PopulateErrorCode } from './error-codes';
-export { omitFields, requiredFields, stripFields, withJoinKeys } from './fields';
+export { hideFields, omitFields, requiredFields, stripFields, withJoinKeys } from './fields';
 export { childrenFilter, type FilterOptions, parentsFilter } from './filters';
 export { type IdValue, idKey, idVariants, idVariantsOf, isObjectId } from './ids';
 export {

@@ -1,5 +1,5 @@
 import type { Document } from '@store/common';
-import { omitFields } from '@store/populate';
+import { hideFields } from '@store/populate';
 import { hookContext } from '../hooks/hook-context';
 import { runHook } from '../hooks/hooks';
 import type { RequestContext } from '../model/context';
@@ -24,7 +24,7 @@ export async function afterRead(ctx: RequestContext, documents: Document[]): Pro
 }
 
 const hide = (documents: Document[], hidden: readonly string[]): Document[] =>
-  hidden.length === 0 ? documents : documents.map((doc) => omitFields(doc, hidden));
+  hidden.length === 0 ? documents : documents.map((doc) => hideFields(doc, hidden));
 
 /**
  * What a route answers for documents of `ctx.resource`: after `afterRead`, without the `hidden`
