@@ -19,12 +19,17 @@ function tagOf(body: string, revision: string | undefined): string {
   return revision === undefined ? `W/"${digest}"` : `"${revision}:${digest}"`;
 }
 
+/** The entity tags a conditional header (`If-None-Match`, `If-Match`) lists, or `undefined` without it. */
+export function listedTags(header: string | string[] | undefined): string[] | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  return value.split(',').map((tag) => tag.trim());
+}
+
 /** Whether an `If-None-Match` value names `tag` (weak comparison, as RFC 9110 asks for it). */
 function matches(header: string | string[] | undefined, tag: string): boolean {
-  const value = Array.isArray(header) ? header.join(',') : header;
-  if (value === undefined) return false;
-  const opaque = (each: string) => each.trim().replace(/^W\//, '');
-  return value.split(',').some((each) => each.trim() === '*' || opaque(each) === opaque(tag));
+  const opaque = (each: string) => each.replace(/^W\//, '');
+  return listedTags(header)?.some((each) => each === '*' || opaque(each) === opaque(tag)) ?? false;
 }
 
 /**

@@ -6,27 +6,20 @@
  * document), and each deleted one to `afterDelete`.
  */
 import { type Document, idToString } from '@store/common';
-import { SOFT_DELETE_FIELD } from '../access/soft-delete';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
 import { andFilters } from '../read/filters';
 import { bulkFilter, forDocument, readAffected } from './bulk-scope';
-import { newRevision, REVISION_FIELD, withoutRevision } from './revision';
-
-/** Deletes (or soft-deletes) what `filter` matches; how many. */
-async function removeMatching(ctx: RequestContext, filter: Document): Promise<number> {
-  if (!ctx.resource.softDelete) return (await ctx.collection.deleteMany(filter)).deletedCount;
-  const set = { [SOFT_DELETE_FIELD]: ctx.now, [REVISION_FIELD]: newRevision() };
-  return (await ctx.collection.updateMany(filter, { $set: set })).matchedCount;
-}
+import { removeMatching } from './delete';
+import { withoutRevision } from './revision';
 
 /** `DELETE /<res>?<filter>`: 200 `{ deleted }`. */
 export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> {
   const filter = bulkFilter(ctx);
   const { beforeDelete, afterDelete } = ctx.resource.hooks;
   if (beforeDelete === undefined && afterDelete === undefined) {
-    return { status: 200, data: { deleted: await removeMatching(ctx, filter) } };
+    return { status: 200, data: { deleted: await removeMatching(ctx, filter, true) } };
   }
   const stored = await readAffected(ctx, filter);
   const documents = stored.map(withoutRevision);
@@ -35,7 +28,7 @@ export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> 
       await forDocument(document, () => runHook(() => beforeDelete(hookContext(ctx), document)));
   }
   const ids = stored.map((document) => document._id);
-  const deleted = await removeMatching(ctx, andFilters(filter, { _id: { $in: ids } }));
+  const deleted = await removeMatching(ctx, andFilters(filter, { _id: { $in: ids } }), true);
   if (afterDelete !== undefined) {
     // Those still there were not deleted (another request changed them in between).
     const left =

@@ -17,20 +17,11 @@ import type { RequestContext, RouteResult } from '../model/context';
 import { andFilters } from '../read/filters';
 import { bulkFilter, forDocument, readAffected } from './bulk-scope';
 import { checkGeoFields, touchesGeo } from './geo-fields';
-import { applySet, checkNoOverlap } from './merge-set';
+import { applySet } from './merge-set';
+import { setOf } from './patch';
 import { newRevision, REVISION_FIELD } from './revision';
-import { stampPatched, TIMESTAMP_FIELDS } from './timestamps';
+import { isManaged } from './timestamps';
 import { validateBody } from './validate-body';
-
-/** The `$set` of a bulk PATCH body: at least one key, none on `_id`. */
-function bulkSet(ctx: RequestContext, body: Document): Document {
-  const keys = Object.keys(body);
-  if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
-  if (keys.some((key) => key === '_id' || key.startsWith('_id.')))
-    throw storeError('invalid_body', 'body._id: a bulk PATCH cannot set _id.');
-  checkNoOverlap(keys);
-  return protectPatch(ctx, stampPatched(ctx, Object.assign(Object.create(null), body)));
-}
 
 /**
  * Matches a document on which at least one of the fields `set` names is missing or has another
@@ -38,8 +29,7 @@ function bulkSet(ctx: RequestContext, body: Document): Document {
  * so nothing rests on whether an expression counts a missing field as `null`.
  */
 function differsFrom(set: Document): Document | null {
-  const managed = new Set<string>(TIMESTAMP_FIELDS);
-  const fields = Object.keys(set).filter((path) => !managed.has(path));
+  const fields = Object.keys(set).filter((path) => !isManaged(path));
   if (fields.length === 0) return null;
   const changed = { $expr: { $or: fields.map((path) => ({ $ne: [`$${path}`, { $literal: set[path] }] })) } };
   return { $or: [changed, ...fields.map((path) => ({ [path]: { $exists: false } }))] };
@@ -92,7 +82,7 @@ export async function patchMatching(ctx: RequestContext): Promise<RouteResult> {
   }
   const filter = bulkFilter(ctx);
   const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
-  const set = bulkSet(ctx, await applyBeforeWrite(ctx, parsed, null));
+  const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, null), true));
   const { validate, hooks } = ctx.resource;
   if (validate === undefined && hooks.afterWrite === undefined && !touchesGeo(ctx, Object.keys(set))) {
     return { status: 200, data: await setWhereDifferent(ctx, filter, set) };

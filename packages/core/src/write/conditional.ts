@@ -13,25 +13,21 @@
  */
 import type { Document } from '@store/common';
 import { storeError } from '../http/error-codes';
-import { answerDigest } from '../http/etag';
+import { answerDigest, listedTags } from '../http/etag';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
 import { revisionOf, sameRevision, UNREVISED } from './revision';
 
-/** The `If-Match` header's value, or `undefined` without one. */
-function ifMatchOf(ctx: RequestContext): string | undefined {
-  const header = ctx.request.headers['if-match'];
-  return Array.isArray(header) ? header.join(',') : header;
-}
+/** The tags `If-Match` lists, or `undefined` without one. */
+const ifMatchOf = (ctx: RequestContext) => listedTags(ctx.request.headers['if-match']);
 
 /** One tag an `If-Match` names: `*`, or the revision and hash parts of a strong tag (weak tags name none). */
 type NamedTag = '*' | { revision: string; digest: string };
 
-function namedTags(header: string): NamedTag[] {
+function namedTags(listed: string[]): NamedTag[] {
   const tags: NamedTag[] = [];
-  for (const raw of header.split(',')) {
-    const tag = raw.trim();
+  for (const tag of listed) {
     if (tag === '*') tags.push('*');
     else if (tag.length >= 2 && tag.startsWith('"') && tag.endsWith('"')) {
       const [revision = '', digest = ''] = tag.slice(1, -1).split(':');
@@ -67,11 +63,11 @@ function preconditionFailed(ctx: RequestContext, why: string) {
  * header names) and `filter` narrowed to that document at that revision.
  */
 export async function conditionalFilter(ctx: RequestContext, filter: Document): Promise<Document> {
-  const header = ifMatchOf(ctx);
-  if (header === undefined) return filter;
+  const listed = ifMatchOf(ctx);
+  if (listed === undefined) return filter;
   const current = await ctx.collection.findOne(filter);
   if (!current) throw preconditionFailed(ctx, 'does not exist');
-  if (!(await namesCurrent(ctx, namedTags(header), current)))
+  if (!(await namesCurrent(ctx, namedTags(listed), current)))
     throw preconditionFailed(ctx, 'has changed since that ETag');
   return { $and: [filter, sameRevision(current)] };
 }

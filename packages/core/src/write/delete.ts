@@ -8,14 +8,18 @@ import { conditionalFilter, notWritten } from './conditional';
 import { newRevision, REVISION_FIELD, withoutRevision } from './revision';
 
 /**
- * Deletes the first document `filter` matches (or, under `softDelete`, sets its `deletedAt`; the
- * grant's filter already leaves soft-deleted ones out); answers how many it deleted.
+ * Deletes the first document `filter` matches, or every one (`many`); under `softDelete`, sets
+ * their `deletedAt` (and a new revision) instead: the grant's filter already leaves soft-deleted
+ * ones out. Answers how many it deleted.
  */
-async function removeOne(ctx: RequestContext, filter: Document): Promise<number> {
-  if (!ctx.resource.softDelete) return (await ctx.collection.deleteOne(filter)).deletedCount;
-  const set = { [SOFT_DELETE_FIELD]: ctx.now, [REVISION_FIELD]: newRevision() };
-  const result = await ctx.collection.updateOne(filter, { $set: set });
-  return result.matchedCount;
+export async function removeMatching(ctx: RequestContext, filter: Document, many = false): Promise<number> {
+  const { collection } = ctx;
+  if (!ctx.resource.softDelete) {
+    return (await (many ? collection.deleteMany(filter) : collection.deleteOne(filter))).deletedCount;
+  }
+  const update = { $set: { [SOFT_DELETE_FIELD]: ctx.now, [REVISION_FIELD]: newRevision() } };
+  return (await (many ? collection.updateMany(filter, update) : collection.updateOne(filter, update)))
+    .matchedCount;
 }
 
 /**
@@ -27,14 +31,14 @@ export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> 
   const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   const { beforeDelete, afterDelete } = ctx.resource.hooks;
   if (beforeDelete === undefined && afterDelete === undefined) {
-    if ((await removeOne(ctx, filter)) === 0) throw notWritten(ctx);
+    if ((await removeMatching(ctx, filter)) === 0) throw notWritten(ctx);
     return { status: 204 };
   }
   const stored = await ctx.collection.findOne(filter);
   if (!stored) throw notWritten(ctx);
   const document = withoutRevision(stored);
   if (beforeDelete !== undefined) await runHook(() => beforeDelete(hookContext(ctx), document));
-  if ((await removeOne(ctx, { $and: [filter, { _id: stored._id }] })) === 0) throw notWritten(ctx);
+  if ((await removeMatching(ctx, { $and: [filter, { _id: stored._id }] })) === 0) throw notWritten(ctx);
   if (afterDelete !== undefined)
     await runAfterHook(ctx, 'afterDelete', (hookCtx) => afterDelete(hookCtx, document));
   return { status: 204 };

@@ -10,11 +10,8 @@ import { mergePatchUpdate } from './merge-patch';
 import { applySet } from './merge-set';
 import { presentWritten } from './present-written';
 import { newRevision, REVISION_FIELD, revisionOf } from './revision';
-import { stampPatched, TIMESTAMP_FIELDS } from './timestamps';
+import { isManaged, stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
-
-const isManaged = (path: string) =>
-  TIMESTAMP_FIELDS.some((field) => path === field || path.startsWith(`${field}.`));
 
 /** The document `set` and `unset` make of `stored`, for `schema` and the geo check. */
 function resultOf(stored: Document, set: Document, unset: readonly string[]): Document {

@@ -16,10 +16,15 @@ import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
 
-/** The `$set` of a PATCH body: `_id` must name the path's document and is then left out. */
-function setOf(ctx: RequestContext, body: Document): Document {
+/**
+ * The `$set` of a PATCH body (timestamps stamped): at least one key, none overlapping another.
+ * On one document `_id` must name the path's and is then left out; a bulk PATCH takes none.
+ */
+export function setOf(ctx: RequestContext, body: Document, bulk = false): Document {
   const keys = Object.keys(body);
   if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
+  if (bulk && keys.some((key) => key === '_id' || key.startsWith('_id.')))
+    throw storeError('invalid_body', 'body._id: a bulk PATCH cannot set _id.');
   if (keys.some((key) => key.startsWith('_id.')))
     throw storeError('invalid_body', 'body._id: an _id cannot change.');
   checkBodyIdMatchesPath(ctx, body._id);

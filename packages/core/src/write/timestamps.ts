@@ -4,7 +4,8 @@ import type { RequestContext } from '../model/context';
 /** The fields `timestamps: true` manages; a body never sets them. */
 export const TIMESTAMP_FIELDS = ['createdAt', 'updatedAt'] as const;
 
-function isManaged(key: string): boolean {
+/** Whether a (dotted) key is one of {@link TIMESTAMP_FIELDS} or inside one. */
+export function isManaged(key: string): boolean {
   return TIMESTAMP_FIELDS.some((field) => key === field || key.startsWith(`${field}.`));
 }
 
