@@ -94,10 +94,13 @@ export function etagTests(start: Start): void {
 
     it('never shows the revision it stores, and refuses queries and writes on it', async () => {
       const api = await start();
-      await api.seed('notes', [{ _id: 'n1', text: 'a' }]);
+      await api.seed('posts', [{ _id: 'p1' }]);
+      await api.seed('notes', [{ _id: 'n1', text: 'a', post_id: 'p1' }]);
       for (const path of [
         '/notes/n1',
         '/notes',
+        '/posts/p1?$populate=notes',
+        '/notes?$fill=posts',
         '/notes/n1?$select=_store_rev',
         '/notes?$select=text,_store_rev',
       ])
@@ -106,7 +109,7 @@ export function etagTests(start: Start): void {
       expectProblem(await api.get('/notes?$sort=_store_rev'), 400, 'invalid_query');
       expectProblem(await api.post('/notes', { _id: 'n2', _store_rev: 'x' }), 403, 'forbidden');
       expectProblem(await api.request('PATCH', '/notes/n1', { body: { _store_rev: 'x' } }), 403, 'forbidden');
-      expect(await readStored(api, 'notes', { _id: 'n1' })).toEqual({ _id: 'n1', text: 'a' });
+      expect(await readStored(api, 'notes', { _id: 'n1' })).toEqual({ _id: 'n1', text: 'a', post_id: 'p1' });
     });
   });
 
