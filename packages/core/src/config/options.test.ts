@@ -59,6 +59,7 @@ describe('resolveStoreOptions', () => {
       protected: [],
       softDelete: false,
       hooks: {},
+      schema: undefined,
       validate: undefined,
     });
     expect(options.resources.get('notes')).toMatchObject({

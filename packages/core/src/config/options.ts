@@ -6,6 +6,8 @@ import type { ResolvedStoreOptions } from '../model/options';
 import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
 import { databaseNameOf } from '../storage/open-storage';
 import { parseByteSize } from './byte-size';
+import { resolveOpenApi } from './openapi-option';
+import { resolveRealtime } from './realtime-option';
 import { resolveCors } from './cors-option';
 import { resolveRelationOptions } from './relation-options';
 import { resolveResources } from './resource-options';
@@ -22,6 +24,8 @@ const STORE_OPTIONS = [
   'defaultLimit',
   'maxLimit',
   'maxBulk',
+  'realtime',
+  'openapi',
   'bodyLimit',
   'maxTimeMS',
   'timestamps',
@@ -129,6 +133,8 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     maxLimit,
     maxBulk,
     bodyLimit,
+    realtime: resolveRealtime(config.realtime),
+    openapi: resolveOpenApi(config.openapi),
     maxTimeMS,
     timestamps,
     logger,

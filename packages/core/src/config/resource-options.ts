@@ -116,6 +116,7 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
     ]),
     softDelete,
     hooks: Object.freeze({ ...RESOURCE_OPTIONS.hooks(config.hooks ?? {}, `${option}.hooks`) }),
+    schema: config.schema,
     validate:
       config.schema === undefined ? undefined : RESOURCE_OPTIONS.schema(config.schema, `${option}.schema`),
   };

@@ -29,6 +29,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     protected: [],
     softDelete: false,
     hooks: {},
+    schema: undefined,
     validate: undefined,
   };
 }

@@ -4,6 +4,7 @@ import type { StoreConfig } from '../model/config';
 import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
+import { answerApiDescription } from '../openapi/answer';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
 import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
@@ -63,9 +64,10 @@ async function answer(
     }
   }
   const answered =
-    plugin === undefined
+    (options.openapi === undefined ? null : answerApiDescription(request, options)) ??
+    (plugin === undefined
       ? await answerResource(request, options, storage)
-      : await answerPlugin(request, plugin, options, storage);
+      : await answerPlugin(request, plugin, options, storage));
   if (answered === null) return null;
   const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.

@@ -16,6 +16,7 @@ const notes: ResolvedResource = {
   protected: [],
   softDelete: false,
   hooks: {},
+  schema: undefined,
   validate: undefined,
 };
 const open = {

@@ -133,6 +133,40 @@ export interface ResourceConfig extends PluginResourceOptions {
   schema?: Record<string, unknown>;
 }
 
+/** `realtime`: limits of the change-event streams. */
+export interface RealtimeConfig {
+  /**
+   * Most open event streams per store; past it a new one is 503 `too_many_subscribers`.
+   * @default 1000
+   */
+  maxSubscribers?: number;
+  /**
+   * Seconds between the comment lines that keep an idle stream open through proxies.
+   * @default 15
+   */
+  keepAliveSeconds?: number;
+  /**
+   * Changes kept for reconnects with `Last-Event-ID`; an older id gets a `reset` event.
+   * @default 1000
+   */
+  replayEvents?: number;
+  /**
+   * Bytes of events waiting for one slow reader; past it the stream ends with a `dropped` event.
+   * @default "256kb"
+   */
+  maxQueuedBytes?: number | string;
+}
+
+/** `openapi` as an object: the `info` of the document. */
+export interface OpenApiConfig {
+  /** @default "@store API" */
+  title?: string;
+  /** @default "1.0.0" */
+  version?: string;
+  /** @default undefined */
+  description?: string;
+}
+
 /** Cross-origin access (`cors`): which origins may call the store from a browser. */
 export interface CorsConfig {
   /** Allowed origins (`https://app.example.com`), or `"*"` for any. */
@@ -204,6 +238,18 @@ export interface StoreConfig {
    * @default 1000
    */
   maxBulk?: number;
+  /**
+   * Change events (`GET /<res>` with `Accept: text/event-stream`, docs/realtime.md); `false`
+   * answers such requests as plain lists.
+   * @default { maxSubscribers: 1000, keepAliveSeconds: 15, replayEvents: 1000, maxQueuedBytes: "256kb" }
+   */
+  realtime?: RealtimeConfig | false;
+  /**
+   * Serve `GET /openapi.json` (an OpenAPI 3.1 description of the store's routes) and `GET /docs`
+   * (a reference page rendered from it); an object sets the document's `info`.
+   * @default false
+   */
+  openapi?: boolean | OpenApiConfig;
   /**
    * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
    * @default "1mb"

@@ -35,6 +35,21 @@ export interface ActivePlugin {
   readonly instance: PluginInstance;
 }
 
+/** `realtime` resolved: every limit of the change-event streams. */
+export interface ResolvedRealtime {
+  readonly maxSubscribers: number;
+  readonly keepAliveSeconds: number;
+  readonly replayEvents: number;
+  readonly maxQueuedBytes: number;
+}
+
+/** `openapi` resolved: the `info` of the document. */
+export interface ResolvedOpenApi {
+  readonly title: string;
+  readonly version: string;
+  readonly description: string | undefined;
+}
+
 /** {@link StoreConfig} with defaults applied and every value checked. */
 export interface ResolvedStoreOptions {
   readonly db: StoreDbOption;
@@ -49,6 +64,10 @@ export interface ResolvedStoreOptions {
   readonly maxLimit: number;
   readonly maxBulk: number;
   readonly bodyLimit: number;
+  /** Change-event streams, unless `realtime: false`. */
+  readonly realtime: ResolvedRealtime | undefined;
+  /** `/openapi.json` and `/docs`, when on. */
+  readonly openapi: ResolvedOpenApi | undefined;
   readonly maxTimeMS: number;
   readonly timestamps: boolean;
   readonly logger: StoreLogger;

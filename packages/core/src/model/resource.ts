@@ -52,6 +52,8 @@ export interface ResolvedResource {
   /** `resources.<name>.softDelete`: `DELETE` sets `deletedAt`, and every read leaves such documents out. */
   readonly softDelete: boolean;
   readonly hooks: ResourceHooks;
+  /** `resources.<name>.schema` as configured (for the OpenAPI description); none without one. */
+  readonly schema: Readonly<Record<string, unknown>> | undefined;
   /** Checks a document a write would store against `schema` (400 `invalid_body`); none without one. */
   readonly validate: BodyValidator | undefined;
 }
