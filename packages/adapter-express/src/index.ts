@@ -2,7 +2,7 @@
  * `@store/adapter-express`: mounts `@store` in Express 4 or 5. It only translates between
  * Express and the framework-agnostic handler of `@store/core`; every route lives in core.
  */
-import { createStoreHandler, type StoreConfig, type StoreResponse } from '@store/core';
+import { createStoreHandler, type StoreConfig, writeNodeResponse } from '@store/core';
 import type { NextFunction, Request, Response } from 'express';
 import { toStoreRequest } from './request';
 
@@ -15,12 +15,6 @@ export interface StoreMiddleware {
   close(): Promise<void>;
 }
 
-/** Writes the answer in one `writeHead` (it still merges headers other middleware set with `setHeader`). */
-function send(res: Response, response: StoreResponse): void {
-  res.writeHead(response.status, response.headers);
-  res.end(response.body);
-}
-
 /**
  * Creates the store as Express middleware: `app.use('/api', createStore(config))`. Requests
  * that name no resource route go to `next()`; only unexpected failures go to `next(err)`.
@@ -30,7 +24,7 @@ export function createStore(config: StoreConfig = {}): StoreMiddleware {
   const handler = createStoreHandler(config);
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     handler(toStoreRequest(req))
-      .then((response) => (response ? send(res, response) : next()))
+      .then((response) => (response ? writeNodeResponse(res, response) : next()))
       .catch(next);
   };
   return Object.assign(middleware, { ready: handler.ready, close: () => handler.close() });

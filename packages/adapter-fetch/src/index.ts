@@ -48,7 +48,7 @@ function toResponse(response: StoreResponse): Response {
   for (const [name, value] of Object.entries(response.headers)) {
     for (const line of Array.isArray(value) ? value : [value]) headers.append(name, line);
   }
-  return new Response(response.body ?? null, { status: response.status, headers });
+  return new Response(response.stream ?? response.body ?? null, { status: response.status, headers });
 }
 
 function notFound(request: Request): Response {

@@ -2,6 +2,9 @@
  * `@store/adapter-koa`: mounts `@store` in Koa 2 or 3. It only translates between Koa's
  * context and the framework-agnostic handler of `@store/core`; every route lives in core.
  */
+
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import {
   createStoreHandler,
   type StoreConfig,
@@ -58,7 +61,9 @@ function toStoreRequest(ctx: Context): StoreRequest {
  * otherwise answer the status text, and keeps the `Content-Length` core gave a HEAD.
  */
 function send(ctx: Context, response: StoreResponse): void {
-  ctx.body = response.body ?? null;
+  // Koa pipes a stream body and destroys it (cancelling the web stream) when the client goes away.
+  ctx.body =
+    response.stream === undefined ? (response.body ?? null) : Readable.fromWeb(response.stream as WebStream);
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
 }

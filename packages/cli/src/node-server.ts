@@ -3,7 +3,13 @@
  * the way). A path the store does not answer is a 404 problem.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { renderError, type StoreHandler, type StoreRequest, storeError } from '@store/core';
+import {
+  renderError,
+  type StoreHandler,
+  type StoreRequest,
+  storeError,
+  writeNodeResponse,
+} from '@store/core';
 
 function toStoreRequest(req: IncomingMessage): StoreRequest {
   const url = req.url ?? '/';
@@ -31,10 +37,7 @@ export function storeServer(handler: StoreHandler): Server {
           renderError(storeError('not_found', `Nothing is served at ${request.path.slice(0, 200)}.`), logger),
       )
       .catch((error: unknown) => renderError(error, logger))
-      .then((answer) => {
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      });
+      .then((answer) => writeNodeResponse(res, answer));
   });
 }
 

@@ -9,6 +9,7 @@ export { resolveStoreOptions } from './config/options';
 export { findResource } from './config/resources';
 export { ERROR_CODES, type ErrorCode, storeError } from './http/error-codes';
 export { createStoreHandler } from './http/handler';
+export { writeNodeResponse } from './http/node-response';
 export { isJsonContentType, parseJsonBody } from './http/parse-body';
 export { receiveBody } from './http/read-body';
 export { type Problem, renderError } from './http/render-error';

@@ -8,3 +8,4 @@ export { EmbeddedCollection } from './collection';
 export { createEmbeddedDb, type EmbeddedDb, type EmbeddedDbOptions, isEmbeddedDb } from './db';
 export { type DataErrorReason, EmbeddedDataError } from './durable/data-error';
 export { EMBEDDED_ERROR_CODES, EmbeddedDbError, type EmbeddedErrorCodeName } from './errors';
+export { documentTest, projectDocument } from './match-documents';

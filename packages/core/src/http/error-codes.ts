@@ -34,6 +34,8 @@ export const ERROR_CODES = defineErrorCodes({
   internal: 500,
   /** The database cannot be reached (with `Retry-After`); the store reconnects on its own. */
   database_unavailable: 503,
+  /** More event streams open than `realtime.maxSubscribers` allows (with `Retry-After`). */
+  too_many_subscribers: 503,
   /** A query ran past `maxTimeMS` on MongoDB. */
   query_timeout: 503,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */

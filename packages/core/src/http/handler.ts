@@ -6,6 +6,8 @@ import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { answerApiDescription } from '../openapi/answer';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
+import { ChangeFeed } from '../realtime/change-feed';
+import { openEventStream, wantsEvents } from '../realtime/subscribe';
 import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
 import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
@@ -28,6 +30,7 @@ async function answerResource(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   storage: StorageHandle,
+  feed: ChangeFeed | undefined,
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
@@ -37,6 +40,7 @@ async function answerResource(
     const session = await findSession(request, started);
     const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
+    if (feed !== undefined && wantsEvents(request, match)) return openEventStream(ctx, feed);
     const result = await route(ctx);
     return withEtag(request, respond(result), result.revision);
   } catch (error) {
@@ -52,6 +56,7 @@ async function answer(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   storage: StorageHandle,
+  feed: ChangeFeed | undefined,
 ): Promise<StoreResponse | null> {
   const plugin = pluginFor(request.path, options);
   const { cors } = options;
@@ -66,7 +71,7 @@ async function answer(
   const answered =
     (options.openapi === undefined ? null : answerApiDescription(request, options)) ??
     (plugin === undefined
-      ? await answerResource(request, options, storage)
+      ? await answerResource(request, options, storage, feed)
       : await answerPlugin(request, plugin, options, storage));
   if (answered === null) return null;
   const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
@@ -84,7 +89,8 @@ async function answer(
  */
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);
-  const storage = startStorage(options);
+  const feed = options.realtime && new ChangeFeed(options.realtime, options.logger);
+  const storage = startStorage(options, feed);
   let closing = false;
   storage.ready.catch((error: unknown) => {
     // Closed while the database was still out of reach: nothing failed, the store just stopped.
@@ -95,8 +101,8 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   ready.catch(() => undefined);
   const close = () => {
     closing = true;
-    return storage.close();
+    return Promise.all([feed?.close(), storage.close()]).then(() => undefined);
   };
-  const handler = (request: StoreRequest) => answer(request, options, storage);
+  const handler = (request: StoreRequest) => answer(request, options, storage, feed);
   return Object.assign(handler, { ready, close });
 }

@@ -45,6 +45,11 @@ export interface StoreResponse {
   headers: Record<string, string>;
   /** Serialized body; absent for 204 and `HEAD`. */
   body?: string;
+  /**
+   * A body that keeps coming (Server-Sent Events), instead of `body`: the adapter writes each
+   * chunk as it arrives, and cancels the stream when the client goes away.
+   */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** The handler adapters call. Resolves `null` when no store route matches (the adapter calls `next`). */

@@ -8,6 +8,9 @@
 import { ensureIndexes, isOptionError, type StoreDb } from '@store/common';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginInstance, PluginRuntime } from '../model/plugin';
+import type { ChangeFeed } from '../realtime/change-feed';
+import { publishingDb } from '../realtime/publishing-db';
+import { driverChangeSource, type WatchableDb } from './change-stream';
 import { Availability, driverDb, isDriverDb, unavailableError } from './driver-db';
 import { openStorage } from './open-storage';
 import { storeIndexes } from './store-indexes';
@@ -63,7 +66,7 @@ function pause(ms: number): { done: Promise<void>; wake(): void } {
 }
 
 /** Starts storage as the module comment says. */
-export function startStorage(options: ResolvedStoreOptions): StorageHandle {
+export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): StorageHandle {
   const availability = new Availability(options.logger);
   let started: StartedStorage | undefined;
   /** When the next attempt runs, while one failed and a retry is pending. */
@@ -80,15 +83,17 @@ export function startStorage(options: ResolvedStoreOptions): StorageHandle {
 
   async function run(): Promise<StartedStorage> {
     const storage = await opened;
+    const publishing = (db: StoreDb) => (feed === undefined ? db : publishingDb(db, feed));
     if (!isDriverDb(storage.db)) {
       try {
-        return await startOnce(storage.db, options);
+        return await startOnce(publishing(storage.db), options);
       } catch (error) {
         await storage.close().catch(() => undefined);
         throw error;
       }
     }
-    const db = driverDb(storage.db, { maxTimeMS: options.maxTimeMS, availability });
+    const db = publishing(driverDb(storage.db, { maxTimeMS: options.maxTimeMS, availability }));
+    feed?.useSource(driverChangeSource(storage.db as unknown as WatchableDb, options.logger));
     let delay = FIRST_RETRY_MS;
     let lastReason: string | undefined;
     for (;;) {

@@ -1,0 +1,84 @@
+/**
+ * Keys of scalar values for the subscriber index: equal keys for values MongoDB's equality
+ * matches (`1` and `1.0`; an ObjectId by its hex), `undefined` for values the index does not
+ * key (objects, arrays, dates...), whose subscribers are then all tested.
+ */
+import type { Document } from '@store/common';
+import { isPlainObject } from '@store/common';
+
+interface IdLike {
+  readonly _bsontype: string;
+  toHexString(): string;
+}
+
+const isObjectId = (value: unknown): value is IdLike =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as Partial<IdLike>)._bsontype === 'ObjectId' &&
+  typeof (value as Partial<IdLike>).toHexString === 'function';
+
+/** The key of a scalar value; `undefined` for one the index does not key. */
+export function equalityKey(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return `s${value}`;
+    case 'number':
+      return Number.isNaN(value) ? undefined : `n${value === 0 ? 0 : value}`;
+    case 'boolean':
+      return value ? 'b1' : 'b0';
+    default:
+      return isObjectId(value) ? `o${value.toHexString()}` : undefined;
+  }
+}
+
+/** The keys a filter's equality or `$in` of scalars on one field names; `undefined` when it is anything else. */
+function clauseKeys(value: unknown): string[] | undefined {
+  if (!isPlainObject(value)) {
+    const key = equalityKey(value);
+    return key === undefined ? undefined : [key];
+  }
+  const operators = Object.keys(value);
+  if (operators.length !== 1 || operators[0] !== '$in' || !Array.isArray(value.$in)) return undefined;
+  const keys = value.$in.map(equalityKey);
+  return keys.every((key) => key !== undefined) ? (keys as string[]) : undefined;
+}
+
+/** A top-level field a filter pins to one of a few scalar values: every matching document holds one. */
+export interface EqualityClause {
+  readonly field: string;
+  readonly keys: readonly string[];
+}
+
+/** The first top-level (or top-level `$and`) field of `filter` that {@link clauseKeys} keys. */
+export function equalityClause(filter: Document): EqualityClause | undefined {
+  for (const [field, value] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(value)) {
+      for (const part of value) {
+        const found = isPlainObject(part) ? equalityClause(part) : undefined;
+        if (found) return found;
+      }
+    }
+    if (field.startsWith('$') || field.includes('.')) continue;
+    const keys = clauseKeys(value);
+    if (keys !== undefined) return { field, keys };
+  }
+  return undefined;
+}
+
+/**
+ * The keys of what `doc` holds at `field` (each element of an array, which equality matches);
+ * `undefined` when one value is not keyable (then no subscriber on the field may be skipped).
+ */
+export function documentKeys(doc: Document, field: string): string[] | undefined {
+  const value = doc[field];
+  if (value === undefined || value === null) return [];
+  const values = Array.isArray(value) ? value : [value];
+  const keys: string[] = [];
+  for (const item of values) {
+    if (item === null) continue;
+    const key = equalityKey(item);
+    if (key === undefined) return undefined;
+    keys.push(key);
+  }
+  return keys;
+}

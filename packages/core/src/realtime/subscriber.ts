@@ -1,0 +1,83 @@
+/**
+ * One subscriber: its request context (access rule already granted), the filter it receives
+ * changes for, and how it sees a document. Decides, per change, which event (if any) it gets.
+ */
+import type { Document } from '@store/common';
+import { documentTest, projectDocument } from '@store/embedded';
+import type { RequestContext } from '../model/context';
+import { presentOne } from '../read/present';
+import type { EventType, NumberedChange } from './change';
+import { type EqualityClause, equalityClause } from './equality-keys';
+import { eventBytes } from './event-stream';
+
+/** Rendered events of one change, shared by subscribers that see documents the same way. */
+export type RenderCache = Map<string, Uint8Array>;
+
+export class Subscriber {
+  readonly clause: EqualityClause | undefined;
+  readonly collection: string;
+  readonly #matches: (doc: Document) => boolean;
+  readonly #readable: (doc: Document) => boolean;
+  readonly #openAccess: boolean;
+  /** Key of how this subscriber sees documents; `undefined` when `afterRead` may differ per user. */
+  readonly #view: string | undefined;
+
+  /** `filter`: the request's whole filter (access rule, soft delete, query); throws on one the engine cannot test. */
+  constructor(
+    readonly ctx: RequestContext,
+    filter: Document,
+  ) {
+    this.collection = ctx.resource.collection;
+    this.#matches = documentTest(filter);
+    this.#readable = documentTest(ctx.access.filter);
+    this.#openAccess = Object.keys(ctx.access.filter).length === 0;
+    this.clause = equalityClause(filter);
+    const { projection } = ctx.query;
+    this.#view =
+      ctx.resource.hooks.afterRead === undefined
+        ? `${ctx.resource.name}\u0000${JSON.stringify(projection ?? null)}`
+        : undefined;
+  }
+
+  /** Whether the session the stream was opened with has expired. */
+  expired(now: number): boolean {
+    return this.ctx.session !== null && this.ctx.session.expiresAt.getTime() <= now;
+  }
+
+  /**
+   * The event this subscriber gets for `change`: `created`/`updated` when the document matches
+   * after the write, `deleted` when it matched before and no longer does (or is gone). When the
+   * document before is unknown (another process's write on a change stream without pre-images),
+   * `deleted` goes only to subscribers that could still read the document, or that read everything.
+   */
+  eventFor(change: NumberedChange): EventType | undefined {
+    const { kind, before, after } = change;
+    if (after !== null && this.#matches(after)) return kind === 'insert' ? 'created' : 'updated';
+    if (kind === 'insert') return undefined;
+    if (before !== undefined) return before !== null && this.#matches(before) ? 'deleted' : undefined;
+    const couldRead = after === null ? this.#openAccess : this.#readable(after);
+    return couldRead ? 'deleted' : undefined;
+  }
+
+  /** The bytes of `type` for `change` as this subscriber reads the document (`afterRead` may make it async). */
+  render(
+    change: NumberedChange,
+    type: EventType,
+    id: string,
+    cache: RenderCache,
+  ): Uint8Array | Promise<Uint8Array> {
+    const key = type === 'deleted' ? 'deleted' : this.#view && `${type}\u0000${this.#view}`;
+    const cached = key === undefined ? undefined : cache.get(key);
+    if (cached !== undefined) return cached;
+    const done = (data: unknown) => {
+      const bytes = eventBytes(type, data, id);
+      if (key !== undefined) cache.set(key, bytes);
+      return bytes;
+    };
+    if (type === 'deleted') return done({ _id: change.id });
+    const { projection } = this.ctx.query;
+    const doc = change.after as Document;
+    const shown = presentOne(this.ctx, projection === undefined ? doc : projectDocument(doc, projection));
+    return shown instanceof Promise ? shown.then(done) : done(shown);
+  }
+}
