@@ -23,7 +23,10 @@ export async function toRequest(req: IncomingMessage, buffered = false): Promise
   return new Request(url, { method, headers, body, duplex: 'half' } as RequestInit);
 }
 
-/** Writes `response` to `res`, its body streamed (none for `HEAD`). */
+/**
+ * Writes `response` to `res`, its body streamed (none for `HEAD`) as hosts do: waiting for
+ * `drain` when the socket is full, cancelling the body when the client goes away.
+ */
 export async function writeResponse(response: Response, res: ServerResponse, head: boolean): Promise<void> {
   res.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
@@ -35,6 +38,13 @@ export async function writeResponse(response: Response, res: ServerResponse, hea
     res.end();
     return;
   }
-  for await (const chunk of response.body) res.write(chunk);
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
   res.end();
 }

@@ -117,8 +117,8 @@ export class ChangeFeed {
     const queued = this.#pending.get(subscriber);
     if (queued === undefined) {
       const bytes = subscriber.render(change, type, id, cache);
-      if (!(bytes instanceof Promise)) return stream.write(bytes);
-      this.#chain(subscriber, stream, bytes);
+      if (bytes instanceof Promise) this.#chain(subscriber, stream, bytes);
+      else stream.write(bytes);
       return;
     }
     this.#chain(

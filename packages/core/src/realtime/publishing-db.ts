@@ -151,9 +151,10 @@ export function publishingDb(db: StoreDb, sink: ChangeSink): StoreDb {
   const collections = new Map<string, StoreCollection>();
   return {
     collection(name: string) {
-      let collection = collections.get(name);
-      if (collection === undefined)
-        collections.set(name, (collection = publishingCollection(db.collection(name), sink)));
+      const known = collections.get(name);
+      if (known !== undefined) return known;
+      const collection = publishingCollection(db.collection(name), sink);
+      collections.set(name, collection);
       return collection;
     },
   };

@@ -29,11 +29,11 @@ export class SubscriberIndex<S extends Indexed> {
       this.#unindexed.add(subscriber);
       return;
     }
-    let byKey = this.#byField.get(clause.field);
-    if (byKey === undefined) this.#byField.set(clause.field, (byKey = new Map()));
+    const byKey = this.#byField.get(clause.field) ?? new Map<string, Set<S>>();
+    this.#byField.set(clause.field, byKey);
     for (const key of clause.keys) {
-      let set = byKey.get(key);
-      if (set === undefined) byKey.set(key, (set = new Set()));
+      const set = byKey.get(key) ?? new Set<S>();
+      byKey.set(key, set);
       set.add(subscriber);
     }
   }

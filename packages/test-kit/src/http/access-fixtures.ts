@@ -11,6 +11,8 @@ export interface AccessApi {
   api: AuthApi;
   /** Each user's `_id` as a path segment (24 hex digits). */
   id: Record<Exclude<Caller, 'anonymous'>, string>;
+  /** The headers `caller`'s requests carry (a bearer token, or none). */
+  headers(caller: Caller): Record<string, string>;
   send(
     caller: Caller,
     method: string,
@@ -85,16 +87,16 @@ export async function startAccess(
     { _id: 'cb', note_id: 'b1', text: 'on bob' },
   ]);
   const tokens = { anonymous: undefined, ada: ada.token, bob: bob.token };
+  const headersOf = (caller: Caller) => {
+    const token = tokens[caller];
+    return token === undefined ? {} : bearer(token);
+  };
   return {
     api,
     id: { ada: ada.id, bob: bob.id },
-    send: (caller, method, path, json, headers = {}) => {
-      const token = tokens[caller];
-      return api.send(method, path, {
-        json,
-        headers: { ...headers, ...(token === undefined ? {} : bearer(token)) },
-      });
-    },
+    headers: headersOf,
+    send: (caller, method, path, json, headers = {}) =>
+      api.send(method, path, { json, headers: { ...headers, ...headersOf(caller) } }),
   };
 }
 

@@ -17,6 +17,7 @@ import { orGroupTests } from './or-groups.suite';
 import { pagingTests } from './paging.suite';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
+import { realtimeTests } from './realtime.suite';
 import { relationRuleTests } from './relation-rules.suite';
 import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
@@ -46,6 +47,7 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       corsTests(start);
       etagTests(start);
       bulkTests(start);
+      realtimeTests(start);
     },
     options,
   );
