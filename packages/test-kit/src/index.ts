@@ -13,6 +13,7 @@ export {
   describeEngines,
   type EngineUnderTest,
 } from './engines';
+export { type EventClient, openEvents, type StreamEvent } from './http/event-client';
 export { listenServed, type Serve, type Served, type ServeOptions } from './http/harness';
 export { describeConformance } from './http/suite';
 export type { MongoTier } from './mongo-global-setup';
