@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCases } from './lib/cases.mjs';
 import { load, requestOnce, spawnContender } from './lib/measure.mjs';
 import { markdown, summarize } from './lib/report.mjs';
+import { holdIdleStreams, measureLatency } from './lib/subscribers.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const args = process.argv.slice(2);
@@ -83,6 +84,13 @@ async function measure(benchCase, servers, contenders) {
   return { rps, p99ms, roundRatios, failures };
 }
 
+/** `benchCase.subscribers` idle streams on the store, and a second store (no streams) for the reference. */
+async function attachStreams(benchCase, dataset, engine, serversOf) {
+  const idle = await holdIdleStreams(serversOf.store.port, benchCase.subscribers);
+  const reference = await spawnContender({ contender: 'store', dataset, engine, profileDir });
+  return { reference, stopReference: () => reference.stop(), stop: () => idle.stop() };
+}
+
 async function runGroup(dataset, cases, engine) {
   const contenders = engine === 'embedded' ? CONTENDERS : CONTENDERS.filter((name) => name !== 'jsonServer');
   const started = await Promise.all(
@@ -96,13 +104,21 @@ async function runGroup(dataset, cases, engine) {
       const present = benchCase.reference
         ? ['store', 'reference']
         : contenders.filter((name) => benchCase[name] !== null);
-      const servers = benchCase.reference
-        ? { store: serversOf.store, reference: serversOf.store }
-        : serversOf;
       const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
       process.stdout.write(`${label} ... `);
+      // With event streams attached to the store, its reference runs on a second store without any.
+      const streams = benchCase.subscribers
+        ? await attachStreams(benchCase, dataset, engine, serversOf)
+        : undefined;
+      const servers = benchCase.reference
+        ? { store: serversOf.store, reference: streams?.reference ?? serversOf.store }
+        : serversOf;
       const status = await check(benchCase, servers, present);
-      const { rps, p99ms, roundRatios, failures } = await measure(benchCase, servers, present);
+      const { rps, p99ms, roundRatios, failures } = await measure(benchCase, servers, present).finally(() =>
+        streams?.stopReference(),
+      );
+      const latency = streams ? await measureLatency(serversOf.store.port) : undefined;
+      await streams?.stop();
       const shown = present.map((name) => `${name} ${Math.round(rps[name])}`).join(', ');
       console.log(`${shown} req/s${status === 'ok' ? '' : ' (answers differ)'}`);
       results.push({
@@ -116,6 +132,7 @@ async function runGroup(dataset, cases, engine) {
         check: status,
         failures,
         ...(benchCase.reference ? { costAtMost: benchCase.costAtMost } : {}),
+        ...(latency ? { latency } : {}),
       });
     }
   } finally {

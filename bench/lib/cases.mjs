@@ -134,6 +134,21 @@ export function buildCases() {
       jsonServer: post('/items'),
       digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
     },
+    {
+      name: 'create-subscribed',
+      dataset: 'items-10k',
+      measures:
+        '`create` with 1,000 idle event streams open on `items` (each `?tag=idle-<i>`, which no created item matches) / `create` on a second store with none',
+      writes: true,
+      subscribers: 1000,
+      store: post('/items'),
+      reference: post('/items'),
+      baseline: null,
+      jsonServer: null,
+      // Throughput at least 0.8x of create without streams: time at most 1 / 0.8.
+      costAtMost: 1.25,
+      digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
+    },
     selfCase(
       'total',
       'items-10k',

@@ -20,7 +20,8 @@ export const RESOURCES = { items: {}, companies: { population: { employees: {} }
 const quiet = { warn: () => {}, error: (message, ...details) => console.error(message, ...details) };
 
 async function storeApp(db) {
-  const store = createStore({ db, resources: RESOURCES, logger: quiet });
+  // Room for the realtime case's 1,000 idle streams and its latency probe.
+  const store = createStore({ db, resources: RESOURCES, logger: quiet, realtime: { maxSubscribers: 1100 } });
   await store.ready;
   const app = express();
   app.use(store);

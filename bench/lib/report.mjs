@@ -138,6 +138,14 @@ export function markdown(summary, meta, findings) {
         `- \`${name}\` time / its reference request on the store (${atMost === null || atMost === Number.POSITIVE_INFINITY ? 'no target' : `<= ${atMost}`}): ` +
         `**${fixed(cost)}**${atMost === null || atMost === Number.POSITIVE_INFINITY ? '' : verdict(cost, atMost, true)}`,
     ),
+    ...cases
+      .filter((c) => c.latency)
+      .map(
+        ({ name, latency: { writes, write, event } }) =>
+          `- \`${name}\` event latency over ${writes} sequential watched writes: write (request sent to answer) ` +
+          `p50 ${fixed(write.p50)} ms / p99 ${fixed(write.p99)} ms; event (answer to event received) ` +
+          `p50 ${fixed(event.p50)} ms / p99 ${fixed(event.p99)} ms`,
+      ),
     ...spreadLine(cases),
     ...meta.skipped.map((reason) => `- skipped: ${reason}`),
     '',
