@@ -41,7 +41,14 @@ export function openEventStream(ctx: RequestContext, feed: ChangeFeed): StoreRes
   if (refused.length > 0) {
     throw storeError('invalid_query', `${refused.join(', ')}: not available on an event stream.`);
   }
-  const subscriber = new Subscriber(ctx, requestFilter(ctx));
+  const filter = requestFilter(ctx);
+  let subscriber: Subscriber;
+  try {
+    subscriber = new Subscriber(ctx, filter);
+  } catch (cause) {
+    const reason = cause instanceof Error ? ` (${cause.message})` : '';
+    throw storeError('invalid_query', `This filter cannot be tested on an event stream${reason}.`, { cause });
+  }
   const stream = feed.subscribe(subscriber, lastEventId(ctx.request));
   const headers = {
     'content-type': `${EVENT_STREAM}; charset=utf-8`,

@@ -115,9 +115,9 @@ export function realtimeTests(start: Start): void {
       events.close();
     });
 
-    it('refuses $populate, $fill and $search on a stream with 400 invalid_query', async () => {
+    it('refuses $populate, $fill, $search and geo:near on a stream with 400 invalid_query', async () => {
       const access = await startAccess(start);
-      for (const query of ['$populate=comments', '$fill=folders', '$search=x']) {
+      for (const query of ['$populate=comments', '$fill=folders', '$search=x', 'loc:geo:near=[2.35,48.85]']) {
         const events = await subscribe(access, 'ada', `/notes?${query}`);
         expect(events.status, query).toBe(400);
         expect(JSON.parse(await events.text())).toMatchObject({ code: 'invalid_query' });
