@@ -44,7 +44,7 @@ const USER_PROTECTED_FIELDS = ['blocked', 'role'];
 /**
  * Builds the example application: `notes` and `comments` private to their owner, every other
  * resource open, json-server style, and passwordless login (magic code and magic link) on the
- * `user` resource. Mail goes through `SMTP_URL`, or is printed to stdout when it is unset;
+ * `user` resource. Lists stream their changes (`Accept: text/event-stream`); `/docs` describes the API. Mail goes through `SMTP_URL`, or is printed to stdout when it is unset;
  * `STORE_SECRET` keys the hashes (random per process when unset).
  * @param {ReturnType<typeof readSettings>} settings
  * @param {string} baseUrl the public address, used in `Location` headers and in links in mail
@@ -59,6 +59,8 @@ export function createExampleApp(settings, baseUrl) {
     data: settings.data,
     baseUrl,
     secret: settings.secret,
+    // GET /openapi.json (an OpenAPI 3.1 description) and GET /docs (a reference page).
+    openapi: { title: '@store example server' },
     resources: {
       ...RESOURCES,
       user: {
