@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.base';
 
-export default packageBuild();
+// `shims`: the CommonJS build gets `import.meta.url` (openapi/docs-assets.ts resolves Swagger UI's files with it).
+export default { ...packageBuild(), shims: true };

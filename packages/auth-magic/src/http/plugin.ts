@@ -14,6 +14,7 @@ import type { ResolvedAuthOptions } from '../resolved-options';
 import { sessionTokenFromHeaders } from '../session-http';
 import { findSession, revokeUserSessions } from '../sessions';
 import { createAuthContext } from './context';
+import { describeAuthRoutes } from './openapi';
 import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
 import { authRouteFor, matchAuthRoute } from './route-table';
 
@@ -88,6 +89,7 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
     routePrefix: '/auth',
     // Every answer, errors included: they carry sessions, or reveal whether a secret is live.
     answerHeaders: { 'cache-control': 'no-store' },
+    openapi: describeAuthRoutes(options),
     async start(db: StoreDb) {
       const deps = createAuthDeps(db, options);
       await ensureAuthIndexes(deps);

@@ -80,6 +80,18 @@ export interface PluginInstance {
   readonly routePrefix: string;
   /** Headers every answer under `routePrefix` carries, errors included (`cache-control: no-store`). */
   readonly answerHeaders?: Readonly<Record<string, string>>;
+  /**
+   * Its routes in the store's OpenAPI description (`openapi` option): OpenAPI 3.1 path items by
+   * path relative to `routePrefix` (`/session`), and the components they use by section
+   * (`{ schemas: {...}, securitySchemes: {...} }`). They may reference the store's own
+   * `#/components/schemas/Problem` and `#/components/responses/Problem`; a session scheme a
+   * plugin adds is offered on every resource operation that needs a session. Core's components
+   * win over a plugin's of the same name.
+   */
+  readonly openapi?: {
+    readonly paths: Readonly<Record<string, unknown>>;
+    readonly components?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  };
   /** Ensures its indexes on the store's database and returns its request-time side. */
   start(db: StoreDb): Promise<PluginRuntime>;
 }

@@ -1,0 +1,173 @@
+/**
+ * The sign-in routes in the store's OpenAPI description (`PluginInstance.openapi`): the routes of
+ * `route-table.ts`, by path relative to `/auth`, for the strategies that are enabled.
+ */
+import type { PluginInstance } from '@store/core';
+import type { ResolvedAuthOptions } from '../resolved-options';
+import {
+  AUTH_COMPONENTS,
+  jsonOf,
+  OTHER_ERRORS,
+  problemOf,
+  REDIRECT,
+  RETRY_AFTER,
+  SECRET_REFUSALS,
+  SESSION_ANSWER,
+  SESSION_SECURITY,
+} from './openapi-components';
+
+const TAGS = ['auth'];
+
+const pathParameter = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** `POST` asking for a secret by mail: 202, or the address and sending refusals. */
+const requestSecret = (operationId: string, summary: string, body: string) => ({
+  tags: TAGS,
+  operationId,
+  summary,
+  description: 'Answers the same whether or not a user has the address.',
+  requestBody: { required: true, content: jsonOf(body) },
+  responses: {
+    202: { description: 'Sent (or, past the quota, not sent again).', content: jsonOf('Sent') },
+    400: problemOf('`invalid_email` or `invalid_body`.'),
+    429: problemOf('`too_many_requests`.', RETRY_AFTER),
+    default: OTHER_ERRORS,
+  },
+});
+
+/** `HEAD` on a link a mail carries: mail scanners send these, and they never sign anyone in. */
+const headLink = (operationId: string) => ({
+  tags: TAGS,
+  operationId,
+  summary: 'Check a link without using it',
+  responses: { 204: { description: 'Nothing read, nothing changed.' } },
+});
+
+const MAGIC_CODE = {
+  '/magic-code': { post: requestSecret('auth.requestCode', 'Mail a sign-in code', 'CodeRequest') },
+  '/magic-code/verify': {
+    post: {
+      tags: TAGS,
+      operationId: 'auth.verifyCode',
+      summary: 'Sign in with a mailed code',
+      requestBody: { required: true, content: jsonOf('CodeVerification') },
+      responses: { 200: SESSION_ANSWER, 401: problemOf('`invalid_code`.'), ...SECRET_REFUSALS },
+    },
+  },
+  '/magic-code/{email}/{code}': {
+    parameters: [
+      pathParameter('email', 'The address the code was sent to.'),
+      pathParameter('code', 'The code.'),
+    ],
+    get: {
+      tags: TAGS,
+      operationId: 'auth.openCodeLink',
+      summary: 'Sign in with the code link of a mail',
+      responses: {
+        200: SESSION_ANSWER,
+        302: REDIRECT('To `magicCode.redirectSuccess` (cookie set), or to the page named for a refusal.'),
+        401: problemOf('`invalid_code`.'),
+        ...SECRET_REFUSALS,
+      },
+    },
+    head: headLink('auth.headCodeLink'),
+  },
+};
+
+const LINK_TOKEN = pathParameter('token', 'The token of the mailed link.');
+
+const MAGIC_LINK = {
+  '/magic-link': { post: requestSecret('auth.requestLink', 'Mail a sign-in link', 'LinkRequest') },
+  '/magic-link/{token}': {
+    parameters: [LINK_TOKEN],
+    get: {
+      tags: TAGS,
+      operationId: 'auth.openLink',
+      summary: 'Open a mailed link',
+      description:
+        'A plain link signs this browser in. A poll link changes nothing: it answers the confirmation page (or, asked for JSON, `{ status: "confirm", requestedAt, ip, userAgent }`).',
+      responses: {
+        200: {
+          ...SESSION_ANSWER,
+          description: 'Signed in (a plain link), or what a poll link asks to approve.',
+          content: { ...SESSION_ANSWER.content, 'text/html': { schema: { type: 'string' } } },
+        },
+        302: REDIRECT('To `redirectSuccess`, `pollApproval`, or the page named for a refusal.'),
+        ...SECRET_REFUSALS,
+      },
+    },
+    post: {
+      tags: TAGS,
+      operationId: 'auth.approveLink',
+      summary: "Approve a poll link (the confirmation page's button)",
+      description:
+        'Takes an empty body, a form post or JSON. A plain link signs this browser in, as `GET` does.',
+      responses: {
+        200: { description: 'Approved: the device that asked gets its session.', content: jsonOf('Status') },
+        303: REDIRECT('To `redirectSuccess`, or the page named for a refusal.'),
+        415: problemOf('`unsupported_media_type`.'),
+        ...SECRET_REFUSALS,
+      },
+    },
+    head: headLink('auth.headLink'),
+  },
+  '/magic-token/{pollToken}': {
+    parameters: [pathParameter('pollToken', 'The `pollToken` of the request for a poll link.')],
+    get: {
+      tags: TAGS,
+      operationId: 'auth.pollToken',
+      summary: 'Wait for a poll link to be approved',
+      responses: {
+        200: { ...SESSION_ANSWER, description: 'Approved: signed in, once.' },
+        202: { description: 'Not approved yet.', headers: RETRY_AFTER, content: jsonOf('Status') },
+        ...SECRET_REFUSALS,
+      },
+    },
+  },
+};
+
+const SESSION = {
+  tags: TAGS,
+  operationId: 'auth.session',
+  summary: 'Who is signed in',
+  security: SESSION_SECURITY,
+  responses: {
+    200: { description: 'The session.', content: jsonOf('SessionInfo') },
+    401: problemOf('`unauthorized`: no live session.'),
+    default: OTHER_ERRORS,
+  },
+};
+
+const ALWAYS = {
+  '/session': { get: SESSION },
+  '/logout': {
+    post: {
+      tags: TAGS,
+      operationId: 'auth.logout',
+      summary: 'End the session',
+      security: [{}, ...SESSION_SECURITY],
+      responses: {
+        204: { description: 'Revoked (if there was one), cookie cleared.' },
+        default: OTHER_ERRORS,
+      },
+    },
+  },
+};
+
+/** The description of the routes `options` enable. */
+export function describeAuthRoutes(options: ResolvedAuthOptions): NonNullable<PluginInstance['openapi']> {
+  return {
+    paths: {
+      ...(options.magicCode === null ? {} : MAGIC_CODE),
+      ...(options.magicLink === null ? {} : MAGIC_LINK),
+      ...ALWAYS,
+    },
+    components: AUTH_COMPONENTS,
+  };
+}

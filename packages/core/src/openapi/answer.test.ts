@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStoreHandler } from '../http/handler';
+import type { StoreConfig } from '../model/config';
+import type { StoreHandler, StoreRequest } from '../model/http';
+
+const handlers: StoreHandler[] = [];
+afterEach(async () => {
+  await Promise.all(handlers.splice(0).map((handle) => handle.close()));
+});
+
+function store(config: StoreConfig = { openapi: true }) {
+  const handle = createStoreHandler(config);
+  handlers.push(handle);
+  return (method: string, path: string, headers: StoreRequest['headers'] = {}) =>
+    handle({ method, path, rawQuery: '', headers, mountPath: '/api' });
+}
+
+describe('the API description routes', () => {
+  it("are not the store's while openapi is off (the default)", async () => {
+    const request = store({});
+    expect(await request('GET', '/openapi.json')).toBeNull();
+    expect(await store({ openapi: false })('GET', '/openapi.json')).toBeNull();
+    // `docs` is then an ordinary resource name.
+    expect(await request('GET', '/docs')).toMatchObject({ status: 200, body: '[]' });
+  });
+
+  it('answer /openapi.json with a weak ETag, and 304 when it still holds', async () => {
+    const request = store();
+    const answer = await request('GET', '/openapi.json');
+    expect(answer).toMatchObject({
+      status: 200,
+      headers: { 'cache-control': 'no-cache', etag: expect.stringMatching(/^W\//) },
+    });
+    const again = await request('GET', '/openapi.json', { 'if-none-match': answer?.headers.etag });
+    expect(again).toMatchObject({ status: 304 });
+    const head = await request('HEAD', '/openapi.json');
+    expect([head?.status, head?.body]).toEqual([200, undefined]);
+  });
+
+  it('serve /docs as a page whose every URL is relative to the mount path', async () => {
+    const page = await store({ openapi: { title: 'Notes <&> API' } })('GET', '/docs');
+    expect(page).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
+    const urls = [...(page?.body ?? '').matchAll(/(?:src|href|data-url)="([^"]*)"/g)].map((m) => m[1]);
+    expect(urls).toEqual([
+      'data:,',
+      expect.stringMatching(/^docs\/swagger-ui\.css\?v=\d+\.\d+\.\d+$/),
+      'openapi.json',
+      expect.stringMatching(/^docs\/swagger-ui-bundle\.js\?v=/),
+      'docs/docs.js',
+    ]);
+    expect(page?.body).toContain('<title>Notes &lt;&amp;&gt; API</title>');
+    expect(page?.body).not.toMatch(/<script>|https?:/);
+  });
+
+  it('serve the renderer files for a year, and its start script', async () => {
+    const request = store();
+    const bundle = await request('GET', '/docs/swagger-ui-bundle.js');
+    expect(bundle).toMatchObject({
+      status: 200,
+      headers: {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=31536000, immutable',
+      },
+    });
+    expect(Number(bundle?.headers['content-length'])).toBeGreaterThan(1_000_000);
+    expect(await request('GET', '/docs/swagger-ui.css')).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'text/css; charset=utf-8' },
+    });
+    const script = await request('GET', '/docs/docs.js');
+    expect(script?.body).toContain('SwaggerUIBundle(');
+  });
+
+  it('redirect /docs/ to /docs, refuse other methods and answer 404 for other files under /docs', async () => {
+    const request = store();
+    expect(await request('GET', '/docs/')).toMatchObject({ status: 301, headers: { location: '../docs' } });
+    expect(await request('POST', '/docs')).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD' } });
+    expect(await request('DELETE', '/openapi.json')).toMatchObject({ status: 405 });
+    const missing = await request('GET', '/docs/1');
+    expect(missing).toMatchObject({ status: 404, headers: { 'content-type': 'application/problem+json' } });
+    expect(await request('GET', '/posts')).toMatchObject({ status: 200 });
+  });
+});
