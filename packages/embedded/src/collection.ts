@@ -21,7 +21,9 @@ import { EmbeddedDbError } from './errors';
 import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import { valuesAtPath } from './paths';
+import { compareValues } from './bson-order';
 import { readDocuments } from './read-documents';
+import { sortByBson } from './sort-documents';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 
 /** Shared by a database and its collections. */
@@ -43,6 +45,9 @@ export interface IndexDefinition {
 type Entry = [key: string, doc: Document];
 /** How candidates found by key must be ordered (see `#candidates`). */
 type CandidateOrder = 'insertion' | 'sortedById' | 'any';
+
+/** Candidates pinned to at most this many (or 4x the page) are sorted outright rather than walked from an index. */
+const SORT_OUTRIGHT_AT_MOST = 1000;
 
 /** `_id` kinds no two distinct values of which compare equal in mingo's sort. */
 const isTotalId = (id: unknown): boolean =>
@@ -75,7 +80,7 @@ function checkModifyOptions(options: ModifyOptions): void {
 export class EmbeddedCollection implements StoreCollection {
   readonly collectionName: string;
   readonly #docs = new Map<string, Document>();
-  readonly #indexes = new CollectionIndexes();
+  readonly #indexes = new CollectionIndexes((key) => this.#order.get(key) ?? 0);
   /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
   readonly #order = new Map<string, number>();
   #inserted = 0;
@@ -169,7 +174,9 @@ export class EmbeddedCollection implements StoreCollection {
    */
   #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
     const memo: KeyMemo = new Map();
-    const keys = candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo));
+    const keys =
+      candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo)) ??
+      this.#rangeKeys(filter);
     if (!keys) return this.#docs.entries();
     const found: Entry[] = [];
     for (const key of keys) {
@@ -184,6 +191,18 @@ export class EmbeddedCollection implements StoreCollection {
       .map((entry) => ({ entry, at: at(entry[0]) }))
       .sort((a, b) => a.at - b.at)
       .map(({ entry }) => entry);
+  }
+
+  /** The keys in the narrowest range `filter` pins on an ordered index, when it leaves out most documents. */
+  #rangeKeys(filter: Document): Iterable<string> | undefined {
+    const narrowest = this.#indexes.narrowestRange(filter);
+    if (narrowest === undefined) return undefined;
+    const { index, span } = narrowest;
+    const [from, to] = span;
+    if ((to - from + index.multikey.size) * 2 > this.#docs.size) return undefined;
+    const keys: string[] = [...index.multikey];
+    for (let i = from; i < to; i++) keys.push((index.entries[i] as { docKey: string }).docKey);
+    return keys;
   }
 
   *#matches(
@@ -212,9 +231,15 @@ export class EmbeddedCollection implements StoreCollection {
         keyValue,
       });
     }
-    this.#indexes.move(key, undefined, stored);
+    this.#order.set(key, this.#inserted);
+    try {
+      this.#indexes.move(key, undefined, stored);
+    } catch (error) {
+      this.#order.delete(key);
+      throw error;
+    }
+    this.#inserted++;
     this.#docs.set(key, stored);
-    this.#order.set(key, this.#inserted++);
     this.#noteExpiry(stored);
     this.#journal({ c: this.collectionName, put: stored });
     return stored;
@@ -238,11 +263,74 @@ export class EmbeddedCollection implements StoreCollection {
     return doc ? (readDocuments([doc], undefined, { projection })[0] ?? null) : null;
   }
 
+  /**
+   * The first `skip + limit` matches of a sorted find, walked from the ordered index of its first
+   * sort key: documents in sort order, tested one by one, stopping once enough matched (no full
+   * scan, no full sort). Ties on that key are ordered by the other keys, then insertion order,
+   * as the sort would. Undefined when no walk applies: no such index, a document holding an array
+   * there, no limit, or a pinned set of candidates small enough to sort outright.
+   */
+  #walk(filter: Document, compiled: CompiledFilter, options: FindOptions): Document[] | undefined {
+    const { sort, limit } = options;
+    const skip = options.skip ?? 0;
+    if (!isPlainObject(sort) || compiled.near || typeof limit !== 'number' || limit <= 0) return undefined;
+    if (!Number.isSafeInteger(skip) || skip < 0) return undefined;
+    const [first, ...others] = Object.entries(sort);
+    if (first === undefined || (first[1] !== 1 && first[1] !== -1)) return undefined;
+    const [field, direction] = first;
+    const index = this.#indexes.ordered(field);
+    if (index === undefined || index.multikey.size > 0) return undefined;
+    const need = skip + limit;
+    const memo: KeyMemo = new Map();
+    const pinned = candidateKeys(filter, (f, values) => this.#indexes.lookup(f, values, memo));
+    const narrowest = this.#indexes.narrowestRange(filter);
+    const onField = narrowest?.index === index ? narrowest : undefined;
+    const fewest = Math.min(
+      pinned?.size ?? Number.POSITIVE_INFINITY,
+      onField || narrowest === undefined
+        ? Number.POSITIVE_INFINITY
+        : narrowest.span[1] - narrowest.span[0] + narrowest.index.multikey.size,
+    );
+    if (fewest <= Math.max(SORT_OUTRIGHT_AT_MOST, 4 * need)) return undefined;
+    const rest = others.length > 0 ? Object.fromEntries(others) : undefined;
+    const { entries } = index;
+    const [from, to] = onField?.span ?? index.all();
+    const out: Document[] = [];
+    const take = (start: number, end: number) => {
+      const group: Document[] = [];
+      for (let i = start; i < end; i++) {
+        const doc = this.#docs.get((entries[i] as { docKey: string }).docKey);
+        if (doc !== undefined && compiled.test(doc)) group.push(doc);
+      }
+      out.push(...(rest !== undefined && group.length > 1 ? sortByBson(group, rest) : group));
+    };
+    const same = (i: number, j: number) =>
+      compareValues((entries[i] as { value: unknown }).value, (entries[j] as { value: unknown }).value) === 0;
+    if (direction === 1) {
+      for (let start = from; start < to && out.length < need; ) {
+        let end = start + 1;
+        while (end < to && same(end, start)) end++;
+        take(start, end);
+        start = end;
+      }
+    } else {
+      for (let end = to; end > from && out.length < need; ) {
+        let start = end - 1;
+        while (start > from && same(start - 1, end - 1)) start--;
+        take(start, end);
+        end = start;
+      }
+    }
+    return out.slice(0, need);
+  }
+
   find(filter: Document, options: FindOptions = {}): FindCursor {
     return {
       toArray: async () => {
         this.#begin();
         const compiled = compileFilter(filter, this.#indexes);
+        const walked = this.#walk(filter, compiled, options);
+        if (walked !== undefined) return readDocuments(walked, undefined, { ...options, sort: undefined });
         const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
         const matches = [...this.#matches(filter, compiled, byId ? 'sortedById' : 'insertion')].map(
           ([, doc]) => doc,
@@ -466,6 +554,7 @@ export class EmbeddedCollection implements StoreCollection {
       this.#docs.set(key, doc);
       this.#order.set(key, this.#inserted++);
     }
+    this.#indexes.rebuild(this.#docs);
     for (const definition of indexes) {
       this.#indexes.create(definition.spec, definition.options, this.#docs);
       this.#indexDefinitions.set(definition.name, definition);

@@ -17,6 +17,8 @@ import {
 } from './describe-index';
 import { EmbeddedDbError } from './errors';
 import { FieldIndex, isIndexableField, isIndexKeyable } from './field-index';
+import { OrderedIndex, type Range } from './ordered-index';
+import { fieldRanges } from './range-bounds';
 import { createUniqueIndex, type UniqueIndex } from './unique-index';
 import { idKey } from './values';
 
@@ -97,11 +99,55 @@ const defaultName = (spec: IndexSpec): string =>
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** The insertion sequence of a stored document, by key (ties in an ordered index keep it). */
+export type SequenceOf = (docKey: string) => number;
+
+/** A range of an ordered index a filter pins, with how many documents it holds. */
+export interface IndexRange {
+  readonly index: OrderedIndex;
+  readonly range: Range;
+  readonly span: [number, number];
+}
+
 /** The index set of one collection. */
 export class CollectionIndexes {
   readonly #indexes: RecordedIndex[] = [];
   /** Lookup maps of the single-field ascending/descending indexes, by field. */
   readonly #fields = new Map<string, FieldIndex>();
+  /** Ordered indexes: `_id`, and each single-field ascending/descending index on a top-level field. */
+  readonly #ordered = new Map<string, OrderedIndex>();
+  readonly #seqOf: SequenceOf;
+
+  constructor(seqOf: SequenceOf = () => 0) {
+    this.#seqOf = seqOf;
+    this.#ordered.set('_id', new OrderedIndex('_id'));
+  }
+
+  /** The ordered index of `field` (`_id` always has one). */
+  ordered(field: string): OrderedIndex | undefined {
+    return this.#ordered.get(field);
+  }
+
+  /** Of the ranges `filter` pins on fields with an ordered index, the one holding the fewest documents. */
+  narrowestRange(filter: Document): IndexRange | undefined {
+    let best: IndexRange | undefined;
+    for (const [field, range] of fieldRanges(filter)) {
+      const index = this.#ordered.get(field);
+      if (index === undefined) continue;
+      const span = index.span(range);
+      const size = span[1] - span[0] + index.multikey.size;
+      if (best === undefined || size < best.span[1] - best.span[0] + best.index.multikey.size) {
+        best = { index, range, span };
+      }
+    }
+    return best;
+  }
+
+  /** Builds the `_id` index over documents loaded without {@link move} (a durable database's open). */
+  rebuild(docs: Iterable<[string, Document]>): void {
+    const sequenced = [...docs].map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+    for (const field of this.#ordered.keys()) this.#ordered.set(field, new OrderedIndex(field, sequenced));
+  }
 
   /** Records an index (building and checking a unique one over `docs`); returns its name. */
   create(spec: unknown, rawOptions: IndexOptions, docs: Iterable<[string, Document]>): string {
@@ -129,6 +175,8 @@ export class CollectionIndexes {
     const [field, kind] = first;
     if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
       this.#fields.set(field, new FieldIndex(field, docs));
+      const sequenced = [...docs].map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+      this.#ordered.set(field, new OrderedIndex(field, sequenced));
     }
   }
 
@@ -187,7 +235,10 @@ export class CollectionIndexes {
       const keys = Object.entries(index.spec);
       return keys.length === 1 && keys[0]?.[0] === field && (keys[0][1] === 1 || keys[0][1] === -1);
     });
-    if (!stillIndexed) this.#fields.delete(field);
+    if (!stillIndexed) {
+      this.#fields.delete(field);
+      this.#ordered.delete(field);
+    }
   }
 
   /** Fields of the text index (`['$**']` for a wildcard one), or undefined without a text index. */
@@ -223,6 +274,11 @@ export class CollectionIndexes {
     for (const index of [...uniques, ...this.#fields.values()]) {
       if (before) index.remove(key, before);
       if (after) index.add(key, after);
+    }
+    const seq = this.#seqOf(key);
+    for (const index of this.#ordered.values()) {
+      if (before) index.remove(key, before, seq);
+      if (after) index.add(key, after, seq);
     }
   }
 }

@@ -30,7 +30,8 @@ describe('createEmbeddedDb: TTL indexes', () => {
       expect(await sessions.findOne({ _id: 2999 })).not.toBeNull();
       await sessions.insertOne({ _id: 'soon', expiresAt: new Date(Date.now() + 60_000) });
       expect(await sessions.countDocuments({ _id: 'soon' })).toBe(1);
-      expect(getTime.mock.calls.length).toBeLessThan(10);
+      // A scan would read all 3,000; the ordered index on expiresAt compares O(log n) on insert.
+      expect(getTime.mock.calls.length).toBeLessThan(100);
     } finally {
       getTime.mockRestore();
     }

@@ -1,0 +1,125 @@
+/**
+ * An ordered index of the embedded engine on one top-level field (or `_id`): the documents'
+ * keys sorted in MongoDB's BSON order of the field's value, ties in insertion order. It answers
+ * the range of a `$gt` / `$gte` / `$lt` / `$lte` (within the bound's type bracket, as the
+ * engine's operators compare) by binary search, and walks in sort order for a sort + limit.
+ * A document holding an array there is kept apart (`multikey`): it can match a range through
+ * any element and sorts by its smallest or largest one, so it is always a candidate and a walk
+ * is not used while there is one.
+ */
+import type { Document } from '@store/common';
+import { compareValues, RANK, typeRank } from './bson-order';
+
+/** One document in the index: its value at the field, its key in the collection, its insertion sequence. */
+interface IndexEntry {
+  readonly value: unknown;
+  readonly docKey: string;
+  readonly seq: number;
+}
+
+/** One end of a range: the bound's value and whether it is included. */
+export interface RangeEnd {
+  readonly value: unknown;
+  readonly inclusive: boolean;
+}
+
+/** A range within one type bracket (`rank`); a missing end is the bracket's end. */
+export interface Range {
+  readonly rank: number;
+  readonly lower?: RangeEnd;
+  readonly upper?: RangeEnd;
+}
+
+const compareEntries = (a: IndexEntry, b: IndexEntry): number =>
+  compareValues(a.value, b.value) || a.seq - b.seq;
+
+/** The first position in `entries` at which `before` is false (`before` holds for a prefix). */
+function firstNotBefore(entries: readonly IndexEntry[], before: (entry: IndexEntry) => boolean): number {
+  let [low, high] = [0, entries.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(entries[middle] as IndexEntry)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+export class OrderedIndex {
+  readonly field: string;
+  #entries: IndexEntry[] = [];
+  readonly #multikey = new Set<string>();
+
+  constructor(field: string, docs: Iterable<[docKey: string, doc: Document, seq: number]> = []) {
+    this.field = field;
+    for (const [docKey, doc, seq] of docs) {
+      const value = doc[field];
+      if (Array.isArray(value)) this.#multikey.add(docKey);
+      else this.#entries.push({ value, docKey, seq });
+    }
+    this.#entries.sort(compareEntries);
+  }
+
+  /** Keys of the documents holding an array at the field (always candidates). */
+  get multikey(): ReadonlySet<string> {
+    return this.#multikey;
+  }
+
+  get entries(): readonly IndexEntry[] {
+    return this.#entries;
+  }
+
+  add(docKey: string, doc: Document, seq: number): void {
+    const value = doc[this.field];
+    if (Array.isArray(value)) {
+      this.#multikey.add(docKey);
+      return;
+    }
+    const entry = { value, docKey, seq };
+    const entries = this.#entries;
+    const last = entries[entries.length - 1];
+    // Increasing values (ObjectIds, counters, timestamps) append.
+    if (last === undefined || compareEntries(last, entry) < 0) entries.push(entry);
+    else entries.splice(firstNotBefore(entries, (at) => compareEntries(at, entry) < 0), 0, entry);
+  }
+
+  remove(docKey: string, doc: Document, seq: number): void {
+    const value = doc[this.field];
+    if (Array.isArray(value)) {
+      this.#multikey.delete(docKey);
+      return;
+    }
+    const entry = { value, docKey, seq };
+    const at = firstNotBefore(this.#entries, (e) => compareEntries(e, entry) < 0);
+    if (this.#entries[at]?.docKey === docKey) this.#entries.splice(at, 1);
+  }
+
+  /** The positions `[from, to)` of the entries within `range`. */
+  span(range: Range): [number, number] {
+    const { rank, lower, upper } = range;
+    const from = firstNotBefore(this.#entries, ({ value }) => {
+      if (lower === undefined) return typeRank(value) < rank;
+      const sign = compareValues(value, lower.value);
+      return lower.inclusive ? sign < 0 : sign <= 0;
+    });
+    const to = firstNotBefore(this.#entries, ({ value }) => {
+      if (upper === undefined) return typeRank(value) <= rank;
+      const sign = compareValues(value, upper.value);
+      return upper.inclusive ? sign <= 0 : sign < 0;
+    });
+    return [from, Math.max(from, to)];
+  }
+
+  /** Every position: the whole index. */
+  all(): [number, number] {
+    return [0, this.#entries.length];
+  }
+}
+
+/** Type brackets a range may be answered in: ones whose values the index orders as the operators compare. */
+export const RANGE_RANKS: ReadonlySet<number> = new Set([
+  RANK.number,
+  RANK.string,
+  RANK.objectId,
+  RANK.boolean,
+  RANK.date,
+]);
