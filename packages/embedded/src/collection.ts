@@ -15,13 +15,13 @@ import type {
 } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
+import { compareValues } from './bson-order';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
 import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import { valuesAtPath } from './paths';
-import { compareValues } from './bson-order';
 import { readDocuments } from './read-documents';
 import { sortByBson } from './sort-documents';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';

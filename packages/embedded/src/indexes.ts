@@ -145,7 +145,9 @@ export class CollectionIndexes {
 
   /** Builds the `_id` index over documents loaded without {@link move} (a durable database's open). */
   rebuild(docs: Iterable<[string, Document]>): void {
-    const sequenced = [...docs].map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+    const sequenced = [...docs].map(
+      ([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number],
+    );
     for (const field of this.#ordered.keys()) this.#ordered.set(field, new OrderedIndex(field, sequenced));
   }
 
@@ -175,7 +177,9 @@ export class CollectionIndexes {
     const [field, kind] = first;
     if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
       this.#fields.set(field, new FieldIndex(field, docs));
-      const sequenced = [...docs].map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+      const sequenced = [...docs].map(
+        ([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number],
+      );
       this.#ordered.set(field, new OrderedIndex(field, sequenced));
     }
   }

@@ -79,7 +79,12 @@ export class OrderedIndex {
     const last = entries[entries.length - 1];
     // Increasing values (ObjectIds, counters, timestamps) append.
     if (last === undefined || compareEntries(last, entry) < 0) entries.push(entry);
-    else entries.splice(firstNotBefore(entries, (at) => compareEntries(at, entry) < 0), 0, entry);
+    else
+      entries.splice(
+        firstNotBefore(entries, (at) => compareEntries(at, entry) < 0),
+        0,
+        entry,
+      );
   }
 
   remove(docKey: string, doc: Document, seq: number): void {
