@@ -52,6 +52,7 @@ describe('resolveStoreOptions', () => {
       timestamps: true,
       search: ['title', 'author.name'],
       geo: [],
+      indexes: [],
       declared: true,
       access: options.defaultAccess,
       hidden: ['_store_rev'],

@@ -39,6 +39,7 @@ const RESOURCE_OPTIONS = {
   timestamps: checkBoolean,
   search: checkFieldList,
   geo: checkFieldList,
+  indexes: checkFieldList,
   collection: checkCollectionName,
   singular: checkSingular,
   population: checkPopulation,
@@ -102,6 +103,7 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
       ),
     ),
     geo: Object.freeze(RESOURCE_OPTIONS.geo(config.geo ?? [], `${option}.geo`)),
+    indexes: Object.freeze(RESOURCE_OPTIONS.indexes(config.indexes ?? [], `${option}.indexes`)),
     declared: true,
     access: resolveAccess(
       config.access ?? defaults.access,

@@ -22,6 +22,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     timestamps: table.timestamps,
     search: [],
     geo: [],
+    indexes: [],
     declared: false,
     access: table.defaultAccess,
     hidden: UNDECLARED_HIDDEN,

@@ -9,6 +9,7 @@ const notes: ResolvedResource = {
   timestamps: true,
   search: [],
   geo: [],
+  indexes: [],
   declared: true,
   access: PUBLIC_ACCESS,
   hidden: [],

@@ -71,6 +71,12 @@ export interface ResourceConfig extends PluginResourceOptions {
    */
   geo?: string[];
   /**
+   * Fields to index (ascending; MongoDB and the embedded engine read an index either way): range
+   * filters and sorts on them use it instead of a scan (`n:gte=5001&$sort=-n`). Ensured at start-up.
+   * @default []
+   */
+  indexes?: string[];
+  /**
    * The collection that holds the documents.
    * @default the resource name
    */

@@ -39,6 +39,8 @@ export interface ResolvedResource {
   readonly search: readonly string[];
   /** GeoJSON fields (a `2dsphere` index on each is ensured at start-up). */
   readonly geo: readonly string[];
+  /** Fields with an ascending index ensured at start-up (`indexes`). */
+  readonly indexes: readonly string[];
   /** Whether the resource was declared in `resources` (undeclared ones exist unless `restrict`). */
   readonly declared: boolean;
   /** The rule of each operation: its own `access`, else `defaultAccess`. */

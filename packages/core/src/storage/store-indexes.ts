@@ -1,8 +1,8 @@
 /**
  * The indexes core owns (contract section 9), named `store_` + MongoDB's default name so they
  * are told apart from the application's own: a text index over each resource's `search` fields,
- * a `2dsphere` index on each `geo` field, and an ascending index on every reference field of a
- * declared relation. Start-up reconciles each with `ensureIndex`: changed ones are replaced,
+ * a `2dsphere` index on each `geo` field, and an ascending index on each field of `indexes` and
+ * on every reference field of a declared relation. Start-up reconciles each with `ensureIndex`: changed ones are replaced,
  * the application's are left alone.
  */
 import type { CollectionIndex } from '@store/common';
@@ -25,12 +25,16 @@ const owned = (collection: string, field: string, kind: 1 | '2dsphere'): Collect
 });
 
 /**
- * The reference fields the declared relations join on: for `resources.<res>.population.<rel>`,
- * `<singular(res)>_id` and `<singular(res)>_ids` on the collection of `<rel>` (what
- * `$populate=<rel>` and `GET /<res>/<id>/<rel>` ask for). `$fill` joins on `_id`, always indexed.
+ * The ascending indexes: each field of a resource's `indexes`, and the reference fields the
+ * declared relations join on: for `resources.<res>.population.<rel>`, `<singular(res)>_id` and
+ * `<singular(res)>_ids` on the collection of `<rel>` (what `$populate=<rel>` and
+ * `GET /<res>/<id>/<rel>` ask for). `$fill` joins on `_id`, always indexed.
  */
-function referenceIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
+function ascendingIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
   const out = new Map<string, CollectionIndex>();
+  for (const { collection, indexes } of options.resources.values()) {
+    for (const field of indexes) out.set(`${collection}\u0000${field}`, owned(collection, field, 1));
+  }
   for (const { resource, relation } of options.relations) {
     const related = findResource(options, relation);
     if (related === undefined) continue;
@@ -57,5 +61,5 @@ export function storeIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
   const geo = resources.flatMap(({ collection, geo: fields }) =>
     fields.map((field) => owned(collection, field, '2dsphere')),
   );
-  return [...search, ...geo, ...referenceIndexes(options)];
+  return [...search, ...geo, ...ascendingIndexes(options)];
 }
