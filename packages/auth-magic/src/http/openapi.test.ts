@@ -1,5 +1,5 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { createStoreHandler, type StoreConfig, type StoreHandler } from '@store/core';
+import { createStoreHandler, type ResourceConfig, type StoreConfig, type StoreHandler } from '@store/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { magicAuth } from './plugin';
 
@@ -20,7 +20,7 @@ const base = {
   logger: { error: vi.fn(), warn: vi.fn() },
 } satisfies StoreConfig;
 
-async function described(user: StoreConfig['resources'][string]): Promise<Json> {
+async function described(user: ResourceConfig): Promise<Json> {
   const handle = createStoreHandler({ ...base, resources: { user, notes: { access: 'owner' } } });
   handlers.push(handle);
   const answer = await handle({ method: 'GET', path: '/openapi.json', rawQuery: '', headers: {} });
@@ -31,7 +31,7 @@ async function described(user: StoreConfig['resources'][string]): Promise<Json> 
 describe('the sign-in routes in /openapi.json', () => {
   it('are a valid OpenAPI 3.1 document with both strategies', async () => {
     const document = await described({ auth: { magicCode: {}, magicLink: {} } });
-    const result = await validate(document);
+    const result = await validate(document as Parameters<typeof validate>[0]);
     expect(result.valid ? [] : compileErrors(result)).toEqual([]);
     expect(result.warnings).toEqual([]);
   });

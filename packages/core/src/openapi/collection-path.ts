@@ -12,7 +12,7 @@ const eventsDescription = (keepAliveSeconds: number) =>
   [
     'With `Accept: text/event-stream`, the answer is instead a Server-Sent Events stream of the changes to the documents the same filter matches (`$select` applies; paging, sorting and counting do not).',
     'Events `created` and `updated` carry the document as a read shows it, `deleted` carries `{ "_id" }` (also when an update takes a document out of the filter), and each has an `id:`.',
-    'A reconnection with `Last-Event-ID` resumes from a bounded buffer, or gets a `reset` event.',
+    'A reconnection with `Last-Event-ID` resumes from a bounded buffer, or gets a `reset` event; `dropped` comes last when the store ends a stream.',
     `A comment line every ${keepAliveSeconds} s keeps the connection open.`,
   ].join(' ');
 

@@ -1,7 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStoreHandler } from '../http/handler';
-import type { StoreConfig } from '../model/config';
+import type { ResourceConfig, StoreConfig } from '../model/config';
 import type { StoreHandler } from '../model/http';
 import { queryParameterTable } from './query-parameters';
 
@@ -50,7 +50,7 @@ const notes = {
     required: ['title', 'secret'],
     additionalProperties: false,
   },
-} as const satisfies StoreConfig['resources'][string];
+} as const satisfies ResourceConfig;
 
 const CONFIGS: [string, StoreConfig][] = [
   ['no resources', {}],
@@ -76,7 +76,7 @@ describe('GET /openapi.json', () => {
   it.each(CONFIGS)('is a valid OpenAPI 3.1 document: %s', async (_name, config) => {
     const document = await described(config);
     expect(document.openapi).toBe('3.1.0');
-    const result = await validate(document);
+    const result = await validate(document as Parameters<typeof validate>[0]);
     expect(result.valid ? [] : compileErrors(result)).toEqual([]);
     expect(result.warnings).toEqual([]);
   });
@@ -131,7 +131,7 @@ describe('GET /openapi.json', () => {
 
   it('describes every error as problem JSON of the shared Problem schema', async () => {
     const { paths, components } = await described({ resources: { notes } });
-    const operations = Object.values(paths).flatMap((item: Json) =>
+    const operations = (Object.values(paths) as Json[]).flatMap((item) =>
       ['get', 'put', 'post', 'patch', 'delete'].flatMap((method) => item[method] ?? []),
     );
     const errors = operations.flatMap((operation: Json) =>

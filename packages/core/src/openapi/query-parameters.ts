@@ -98,7 +98,7 @@ export function queryParameterTable(options: Pick<ResolvedStoreOptions, 'default
     {
       name: '$page',
       description: 'Zero-based page number: skips `$page * $limit` documents. Not with `$after`.',
-      schema: { type: 'integer', minimum: 0, default: 0 },
+      schema: { type: 'integer', minimum: 0 },
       on: LIST,
     },
     {
@@ -151,8 +151,12 @@ export function parameterKey(row: Pick<QueryParameterRow, 'name'>): string {
   return row.name.replace(/^\$+/, '');
 }
 
-/** The OpenAPI parameter object of a row. */
+/**
+ * The OpenAPI parameter object of a row. A free-form object starts empty (`example: {}`): tools
+ * that fill in "try it" requests (Swagger UI) would otherwise send made-up filters.
+ */
 export function parameterObject(row: QueryParameterRow): JsonObject {
   const { name, description, schema, style = 'form' } = row;
-  return { name, in: 'query', description, style, explode: true, schema };
+  const empty = schema.type === 'object' ? { example: {} } : {};
+  return { name, in: 'query', description, style, explode: true, schema, ...empty };
 }
