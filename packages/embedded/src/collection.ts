@@ -23,7 +23,7 @@ import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
-import { sortByBson } from './sort-documents';
+import { sortDocuments } from './sort-documents';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 
 /** Shared by a database and its collections. */
@@ -302,7 +302,7 @@ export class EmbeddedCollection implements StoreCollection {
         const doc = this.#docs.get((entries[i] as { docKey: string }).docKey);
         if (doc !== undefined && compiled.test(doc)) group.push(doc);
       }
-      out.push(...(rest !== undefined && group.length > 1 ? sortByBson(group, rest) : group));
+      out.push(...(rest !== undefined && group.length > 1 ? sortDocuments(group, rest) : group));
     };
     const same = (i: number, j: number) =>
       compareValues((entries[i] as { value: unknown }).value, (entries[j] as { value: unknown }).value) === 0;

@@ -9,7 +9,7 @@ import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { distanceToField } from './geo-operators';
-import { sortByBson, sortSimply } from './sort-documents';
+import { sortDocuments } from './sort-documents';
 import { cloneValue, setOwn } from './values';
 
 function checkCount(name: string, value: unknown): number | undefined {
@@ -119,8 +119,7 @@ export function readDocuments(
   const projection = options.projection;
   return asBadValue('find options', () => {
     const sorted = sort
-      ? (sortSimply(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit)) ??
-        sortByBson(matches, sort))
+      ? sortDocuments(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit))
       : near
         ? nearestFirst(matches, near)
         : matches;

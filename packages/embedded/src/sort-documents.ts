@@ -1,9 +1,9 @@
 /**
- * Sorting as MongoDB does, stable (equal keys keep their previous order). The common case, every
- * sort key holding only strings (none above the BMP, where UTF-16 units and UTF-8 bytes order
- * differently) or only numbers in the documents sorted, is one pass with native comparisons
- * ({@link sortSimply}); any other key goes through {@link sortByBson}: MongoDB's BSON order,
- * an array keyed by its smallest element ascending and its largest descending.
+ * Sorting as MongoDB does, stable (equal keys keep their previous order). A sort key holding only
+ * strings (none above the BMP, where UTF-16 units and UTF-8 bytes order differently) or only
+ * numbers in the documents sorted compares natively; any other key in MongoDB's BSON order, an
+ * array keyed by its smallest element ascending and its largest descending. A page (`count`)
+ * is selected, not sorted whole (top-k).
  */
 
 import type { Document } from '@store/common';
@@ -116,57 +116,65 @@ function sortKey(doc: Document, segments: readonly string[], direction: 1 | -1):
   return key;
 }
 
-/** `docs` sorted by `sort` in MongoDB's BSON order, stable. */
-export function sortByBson(docs: readonly Document[], sort: Readonly<Record<string, 1 | -1>>): Document[] {
-  const fields = Object.entries(sort).map(([field, direction]) => ({
-    segments: field.split('.'),
-    direction,
-  }));
-  const keys = docs.map((doc) => fields.map(({ segments, direction }) => sortKey(doc, segments, direction)));
-  const positions = docs.map((_, i) => i);
-  positions.sort((a, b) => {
-    for (let k = 0; k < fields.length; k++) {
-      const order = compareKeys(keys[a]?.[k], keys[b]?.[k]);
-      if (order !== 0) return order * (fields[k]?.direction as number);
-    }
-    return a - b;
-  });
-  return positions.map((i) => docs[i] as Document);
-}
-
 /** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
 const SELECT_AT_MOST = 256;
 
 /**
- * `docs` sorted by `sort` exactly as mingo's cursor would (only the first `count` when given),
- * or undefined when mingo must sort them.
+ * The keys of one sort field for `docs`, computed when first compared: a field whose values are
+ * not all plain strings or all ordered numbers is compared in BSON order, and in a top-k most
+ * documents never reach a later key (an ObjectId `_id` breaking ties).
  */
-export function sortSimply(
+function lazyKeys(docs: readonly Document[], field: string, direction: 1 | -1): (i: number) => unknown {
+  const segments = field.split('.');
+  const keys: unknown[] = new Array(docs.length);
+  const known: boolean[] = new Array(docs.length).fill(false);
+  return (i) => {
+    if (!known[i]) {
+      keys[i] = sortKey(docs[i] as Document, segments, direction);
+      known[i] = true;
+    }
+    return keys[i];
+  };
+}
+
+/**
+ * `docs` sorted by `sort` exactly as MongoDB orders them, stable (only the first `count` when
+ * given: those are selected, not the whole input sorted). A key whose values are all plain
+ * strings or all ordered numbers compares natively; any other in BSON order.
+ */
+export function sortDocuments(
   docs: readonly Document[],
   sort: Readonly<Record<string, 1 | -1>>,
   count?: number,
-): Document[] | undefined {
-  const columns: Column[] = [];
-  const directions: number[] = [];
+): Document[] {
+  const compares: Array<(a: number, b: number) => number> = [];
+  const columns: Array<Column | undefined> = [];
   for (const [field, direction] of Object.entries(sort)) {
     const column = columnOf(docs, field);
-    if (!column) return undefined;
     columns.push(column);
-    directions.push(direction);
+    if (column) {
+      compares.push((a, b) => {
+        const x = column[a] as string | number;
+        const y = column[b] as string | number;
+        return x === y ? 0 : x < y ? -direction : direction;
+      });
+    } else {
+      const key = lazyKeys(docs, field, direction);
+      compares.push((a, b) => compareKeys(key(a), key(b)) * direction);
+    }
   }
   const order = (a: number, b: number): number => {
-    for (let k = 0; k < columns.length; k++) {
-      const column = columns[k] as Column;
-      const x = column[a] as string | number;
-      const y = column[b] as string | number;
-      if (x !== y) return x < y ? -(directions[k] as number) : (directions[k] as number);
+    for (const compare of compares) {
+      const sign = compare(a, b);
+      if (sign !== 0) return sign;
     }
     return a - b;
   };
   const selects = count !== undefined && count <= SELECT_AT_MOST && count < docs.length / 4;
+  const first = columns[0];
   const positions = selects
     ? firstPositions(docs.length, count, order)
-    : (distinctStringOrder(columns[0] as Column, directions[0] as number) ??
+    : ((first && distinctStringOrder(first, Object.values(sort)[0] as number)) ??
       docs.map((_, i) => i).sort(order));
   const sorted: Document[] = [];
   for (const i of positions) sorted.push(docs[i] as Document);

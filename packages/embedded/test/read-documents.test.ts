@@ -5,11 +5,11 @@
  */
 
 import type { Document } from '@store/common';
-import { ObjectId } from 'bson';
+import { MinKey, ObjectId } from 'bson';
 import { find as mingoFind } from 'mingo';
 import { describe, expect, it } from 'vitest';
+import { compareValues } from '../src/bson-order';
 import { readDocuments } from '../src/read-documents';
-import { sortByBson } from '../src/sort-documents';
 import { picker, prng } from './support/seeded-random';
 
 const DOCS: Document[] = Array.from({ length: 7 }, (_, i) => ({ _id: `d${i}`, n: i % 3, nested: { i } }));
@@ -95,14 +95,39 @@ describe('readDocuments with a sort', () => {
     return { docs, sort, projection, skip: pick([0, 0, 2]), limit: pick([0, 3, -2]) };
   });
 
-  /** The general BSON-order sort, then the page: what the fast path must reproduce (mingo's cursor orders types otherwise). */
+  /**
+   * A top-level field's sort key as MongoDB defines it, written out plainly: missing is null, an
+   * empty array sorts below null (MinKey stands in), any other array by its smallest element
+   * ascending and its largest descending.
+   */
+  const sortKeyOf = (doc: Document, field: string, direction: 1 | -1): unknown => {
+    const value = doc[field] ?? null;
+    if (!Array.isArray(value)) return value;
+    if (value.length === 0) return new MinKey();
+    return value.reduce((best, item) => (compareValues(item, best) * direction < 0 ? item : best));
+  };
+
+  /** A plain stable sort on those keys in BSON order, then the page: what every fast path must reproduce. */
   const reference = (
     docs: Document[],
     sort: Record<string, 1 | -1>,
     skip: number,
     limit: number,
     projection?: Document,
-  ) => throughCursor(skip, limit, projection, undefined, sortByBson(docs, sort));
+  ) => {
+    const fields = Object.entries(sort) as Array<[string, 1 | -1]>;
+    const sorted = docs
+      .map((doc, at) => ({ doc, at }))
+      .sort((x, y) => {
+        for (const [field, direction] of fields) {
+          const sign = compareValues(sortKeyOf(x.doc, field, direction), sortKeyOf(y.doc, field, direction));
+          if (sign !== 0) return sign * direction;
+        }
+        return x.at - y.at;
+      })
+      .map(({ doc }) => doc);
+    return throughCursor(skip, limit, projection, undefined, sorted);
+  };
 
   it('orders 600 generated pages as the BSON-order sort does, mixed and odd values included', () => {
     for (const { docs, sort, projection, skip, limit } of cases) {
