@@ -55,14 +55,14 @@ function publishingCollection(inner: StoreCollection, sink: ChangeSink): StoreCo
     return result;
   }
 
-  return Object.assign(Object.create(inner) as StoreCollection, {
+  return {
     collectionName: name,
-    find: inner.find.bind(inner),
-    findOne: inner.findOne.bind(inner),
-    countDocuments: inner.countDocuments.bind(inner),
-    createIndex: inner.createIndex.bind(inner),
-    listIndexes: inner.listIndexes.bind(inner),
-    dropIndex: inner.dropIndex.bind(inner),
+    find: (filter, options) => inner.find(filter, options),
+    findOne: (filter, options) => inner.findOne(filter, options),
+    countDocuments: (filter, options) => inner.countDocuments(filter, options),
+    createIndex: (spec, options) => inner.createIndex(spec, options),
+    listIndexes: () => inner.listIndexes(),
+    dropIndex: (indexName) => inner.dropIndex(indexName),
 
     async insertOne(doc: Document) {
       const result = await inner.insertOne(doc);
@@ -143,7 +143,7 @@ function publishingCollection(inner: StoreCollection, sink: ChangeSink): StoreCo
       for (const before of befores) if (!kept.has(idKey(before._id))) publish('delete', before, null);
       return result;
     },
-  });
+  };
 }
 
 /** `db` whose collections publish their writes to `sink` ({@link publishingCollection}). */
