@@ -162,6 +162,12 @@ describe('GET /openapi.json', () => {
     expect(paths['/posts/{id}'].put).toBeUndefined();
   });
 
+  it('leaves out a resource named docs: /docs is the reference page', async () => {
+    const { paths } = await described({ resources: { notes, docs: {} } });
+    expect(Object.keys(paths).filter((path) => path.startsWith('/docs'))).toEqual([]);
+    expect(paths['/{resource}'].parameters[0].schema.not).toEqual({ const: 'docs' });
+  });
+
   it('describes undeclared resources unless restrict', async () => {
     const open = await described({ resources: { notes } });
     expect(

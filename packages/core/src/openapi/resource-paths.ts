@@ -28,16 +28,19 @@ const pathParameter = (name: string, description: string, schema: JsonObject) =>
 const ID = pathParameter('id', 'The `_id`: a string, an integer or a 24-hex ObjectId, percent-encoded.', {
   type: 'string',
 });
-const ANY_NAME = { type: 'string', pattern: RESOURCE_NAME.source };
+/** While the description is served, `/docs` is its reference page: no resource is reached there. */
+const PAGE = 'docs';
+const ANY_NAME = { type: 'string', pattern: RESOURCE_NAME.source, not: { const: PAGE } };
 const RESOURCE = pathParameter(
   'resource',
   'Any other resource name: a collection is a resource the moment a request names it.',
   ANY_NAME,
 );
 
-/** The declared resources a request can reach (not those over a plugin's collections). */
+/** The declared resources a request can reach (not those over a plugin's collections, nor `docs`). */
 export function routableResources(options: ResolvedStoreOptions): ResolvedResource[] {
-  return [...options.resources.keys()].flatMap((name) => findResource(options, name) ?? []);
+  const names = [...options.resources.keys()].filter((name) => name !== PAGE);
+  return names.flatMap((name) => findResource(options, name) ?? []);
 }
 
 /** `/<res>`, `/<res>/{id}` and `/<res>/{id}/{children}` of one resource, present ones only. */
