@@ -10,7 +10,7 @@ export const HEADERS: JsonObject = {
   ETag: header(
     'Strong (`"<revision>:<hash>"`) for one document, weak (`W/"<hash>"`) for a list. Send it back in `If-None-Match` (304 when unchanged) or, for one document, in `If-Match` (a write only if unchanged).',
   ),
-  Location: header('The new document: `<baseUrl or mount path>/<resource>/<id>`.'),
+  Location: header('The new document (not on a bulk create): `<baseUrl or mount path>/<resource>/<id>`.'),
   XTotalCount: header('With `$total=1`: how many documents the whole filter matches.', {
     type: 'integer',
     minimum: 0,
