@@ -75,7 +75,7 @@ function filter(r: ReturnType<typeof random>): Record<string, unknown> {
   return conditions.length === 1 ? (conditions[0] as Record<string, unknown>) : { $and: conditions };
 }
 
-const SORTS = [
+const SORTS: Array<Record<string, 1 | -1>> = [
   { n: 1 },
   { n: -1 },
   { n: 1, _id: 1 },

@@ -37,7 +37,10 @@ async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
   const reader = stream.getReader();
   let text = '';
   for (;;) {
-    const next = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 20))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 20)),
+    ]);
     if (next === undefined || next.done) break;
     text += new TextDecoder().decode(next.value);
   }
@@ -144,7 +147,10 @@ describe('publishingDb', () => {
 describe('driverChangeSource', () => {
   function fakeDb(hello: Document) {
     const stream = Object.assign(new EventEmitter(), { close: vi.fn(async () => undefined) });
-    const db = { command: vi.fn(async () => hello), watch: vi.fn(() => stream) };
+    const db = {
+      command: vi.fn(async () => hello),
+      watch: vi.fn((_pipeline: Document[], _options: Document) => stream),
+    };
     return { db: db as unknown as WatchableDb & typeof db, stream };
   }
 
