@@ -4,7 +4,7 @@ import type { StoreConfig } from '../model/config';
 import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
-import { answerApiDescription } from '../openapi/answer';
+import { answerApiDescription, isDescriptionPath } from '../openapi/answer';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
 import { ChangeFeed } from '../realtime/change-feed';
 import { openEventStream, wantsEvents } from '../realtime/subscribe';
@@ -61,7 +61,11 @@ async function answer(
   const plugin = pluginFor(request.path, options);
   const { cors } = options;
   if (cors !== undefined && isPreflight(request)) {
-    if (plugin === undefined && matchRoute(request.path, options) === undefined) return null;
+    const ours =
+      plugin !== undefined ||
+      matchRoute(request.path, options) !== undefined ||
+      isDescriptionPath(request.path, options);
+    if (!ours) return null;
     try {
       return answerPreflight(request, cors);
     } catch (error) {

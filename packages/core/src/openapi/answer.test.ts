@@ -24,6 +24,18 @@ describe('the API description routes', () => {
     expect(await request('GET', '/docs')).toMatchObject({ status: 200, body: '[]' });
   });
 
+  it('answer a CORS preflight for /openapi.json from an allowed origin', async () => {
+    const request = store({ openapi: true, cors: { origins: ['https://app.example'] } });
+    const preflight = await request('OPTIONS', '/openapi.json', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+    });
+    expect(preflight).toMatchObject({
+      status: 204,
+      headers: { 'access-control-allow-origin': 'https://app.example' },
+    });
+  });
+
   it('answer /openapi.json with a weak ETag, and 304 when it still holds', async () => {
     const request = store();
     const answer = await request('GET', '/openapi.json');

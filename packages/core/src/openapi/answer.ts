@@ -56,6 +56,11 @@ function routeOf(path: string): Route | undefined {
   };
 }
 
+/** Whether `path` is one of the description's routes while `openapi` is on (a CORS preflight for it is answered). */
+export function isDescriptionPath(path: string, options: ResolvedStoreOptions): boolean {
+  return options.openapi !== undefined && routeOf(path) !== undefined;
+}
+
 /**
  * `GET /openapi.json` (the OpenAPI 3.1 description of the store) and `GET /docs` (its reference
  * page, with the page's files under `/docs/`) when `openapi` is on; `null` for every other request.
