@@ -10,8 +10,9 @@ import { createStoreHandler } from '@store/core';
 import { createEmbeddedDb } from '@store/embedded';
 import { compileQuery } from '@store/query';
 import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
-import { companiesWithEmployees, RESOURCES } from './lib/contenders.mjs';
+import { companiesWithEmployees } from './lib/contenders.mjs';
 import { DATASETS, sampleIds } from './lib/data.mjs';
+import { RESOURCES } from './lib/store-config.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 /** Alternating blocks per round, each `calls / BLOCKS` calls of the store, then of the baseline. */

@@ -1,6 +1,7 @@
 // pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--report]
 //
-// Runs every case against every contender (the store, the hand-written baseline, json-server),
+// Runs every case against every contender that has it (the store, the hand-written baseline on
+// the same engine, the mingo floor, json-server, the limit, the `store` command's own server),
 // each in its own child process, alternating contenders round by round after a warm-up, and
 // writes bench/results.json and bench/results.md (results.quick.* for --quick or --only runs). Runs against the BUILT packages: `pnpm bench`
 // at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { buildCases } from './lib/cases.mjs';
 import { load, requestOnce, spawnContender } from './lib/measure.mjs';
 import { markdown, summarize } from './lib/report.mjs';
+import { STORE_INDEXES } from './lib/store-config.mjs';
 import { holdIdleStreams, measureLatency } from './lib/subscribers.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -21,11 +23,13 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
-const CONTENDERS = ['store', 'baseline', 'jsonServer'];
+const CONTENDERS = ['store', 'baseline', 'floor', 'jsonServer', 'limit', 'storeCli'];
+/** On MongoDB, only the contenders on its engine: the others would measure the same as embedded. */
+const ON_MONGODB = ['store', 'baseline'];
 const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 1.5, rounds: 10 };
 const CONNECTIONS = 10;
 
-for (const pkg of ['query', 'core', 'adapter-express']) {
+for (const pkg of ['query', 'core', 'adapter-express', 'embedded', 'cli']) {
   if (!existsSync(here(`../packages/${pkg}/dist/index.js`))) {
     console.error(`packages/${pkg} is not built: run \`pnpm build\` first (\`pnpm bench\` does).`);
     process.exit(1);
@@ -91,8 +95,14 @@ async function attachStreams(benchCase, dataset, engine, serversOf) {
   return { reference, stopReference: () => reference.stop(), stop: () => idle.stop() };
 }
 
+/** Whether `benchCase` runs `contender` (a case leaves a contender out, or sets it to `null`). */
+const runs = (benchCase, contender) => Boolean(benchCase[contender]);
+
 async function runGroup(dataset, cases, engine) {
-  const contenders = engine === 'embedded' ? CONTENDERS : CONTENDERS.filter((name) => name !== 'jsonServer');
+  // The store always: a self-comparison case runs on it alone.
+  const contenders = (engine === 'embedded' ? CONTENDERS : ON_MONGODB).filter(
+    (name) => name === 'store' || cases.some((benchCase) => runs(benchCase, name)),
+  );
   const started = await Promise.all(
     contenders.map((contender) => spawnContender({ contender, dataset, engine, profileDir })),
   );
@@ -103,7 +113,7 @@ async function runGroup(dataset, cases, engine) {
       // A self-comparison case runs its `reference` request on the store's own server.
       const present = benchCase.reference
         ? ['store', 'reference']
-        : contenders.filter((name) => benchCase[name] !== null);
+        : contenders.filter((name) => runs(benchCase, name));
       const label = engine === 'embedded' ? benchCase.name : `${benchCase.name} (${engine})`;
       process.stdout.write(`${label} ... `);
       // With event streams attached to the store, its reference runs on a second store without any.
@@ -178,6 +188,12 @@ async function main() {
   if (process.env.MONGODB_URI) engines.push('mongodb');
   else skipped.push('the MongoDB cases (MONGODB_URI is not set; json-server has no MongoDB mode either)');
   for (const reason of skipped) console.log(`skipped: ${reason}`);
+  const unindexed = !STORE_INDEXES && cases.some((c) => c.dataset.startsWith('indexed-'));
+  if (unindexed) {
+    console.log(
+      'unindexed: the store has no `indexes` resource option yet, so its indexed cases (range-sort-indexed, list-filter-100k) run unindexed on the store (the baseline still indexes `n`)',
+    );
+  }
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const results = [];
   for (const engine of engines) {
@@ -211,6 +227,7 @@ async function main() {
     cpus: cpus().length,
     connections: CONNECTIONS,
     skipped,
+    unindexed,
     ...TIMING,
   };
   const findingsPath = here('./findings.md');

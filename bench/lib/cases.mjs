@@ -1,19 +1,26 @@
 // The benchmark cases: for each, the data set it runs on, the request each contender answers
-// (the store's query language, the baseline's hand-written route, json-server's syntax) and a
-// digest of the answer, compared across contenders before measuring so the three really do
-// the same work.
+// (the store's query language, the hand-written routes of the baseline and the floor,
+// json-server's syntax; the limit and the `store` command answer the store's requests) and a
+// digest of the answer, compared across contenders before measuring so they really do the same
+// work.
 import { encodeCursor } from '@store/query';
-import { DATASETS, sampleIds } from './data.mjs';
+import { DATASETS, INDEXED, sampleIds } from './data.mjs';
 
 /** Query strings the store answers; the baseline compiles the same strings once at start-up. */
 export const QUERIES = {
   list: 'n:gt=500&tags:in[]=red&tags:in[]=blue&$sort=-n&$limit=20',
   count: 'n:gt=500&tags:in[]=red&tags:in[]=blue&$count=1',
   populate: '$populate=employees&$limit=50',
+  /**
+   * A plain range with a sort: issue 19's independent measurement (`n:gte=5001` over `n` in
+   * 0..9,999) scaled to these items, whose `n` is 0..999: half the documents match.
+   */
+  range: 'n:gte=501&$sort=-n&$limit=20',
 };
 
 /** json-server 0.17 has `_gte` but no `_gt`: `n` is an integer, so `n_gte=501` is `n:gt=500`. */
 const JSON_SERVER_FILTER = 'n_gte=501&tags_like=red%7Cblue';
+const JSON_SERVER_RANGE = 'n_gte=501&_sort=n&_order=desc&_limit=20';
 
 /** The body every `create` request posts. */
 export const NEW_ITEM = { name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true };
@@ -24,6 +31,11 @@ const post = (path) => ({
   body: JSON.stringify(NEW_ITEM),
 });
 
+/** The store's request, also the limit's (which answers the store's bytes for it). */
+const storeAndLimit = (spec) => ({ store: spec, limit: spec });
+/** The hand-written routes' request: the same-engine baseline's and the mingo floor's. */
+const handWritten = (spec) => ({ baseline: spec, floor: spec });
+
 const json = (body) => JSON.parse(body);
 const idOf = (doc) => doc._id ?? doc.id;
 const listDigest = (_contender, { body }) => json(body).map((doc) => doc.n);
@@ -31,7 +43,10 @@ const populateDigest = (_contender, { body }) =>
   json(body).map((company) => [company.name, company.employees.map((e) => idOf(e)).sort()]);
 const getDigest = (_contender, { status, body }) => [status, idOf(json(body)) !== undefined, json(body).name];
 
-/** `GET /items/<id>` for every contender, walking a fixed sample of ids, one per request, per connection. */
+/**
+ * `GET /items/<id>` for every contender (the `store` command's server too), walking a fixed
+ * sample of ids, one per request, per connection; the limit has the answer of each in its table.
+ */
 function getById(name, dataset, measures) {
   const ids = sampleIds(DATASETS[dataset]().items);
   const requests = [
@@ -48,8 +63,10 @@ function getById(name, dataset, measures) {
     dataset,
     measures,
     store: { requests },
-    baseline: { requests },
+    ...handWritten({ requests }),
     jsonServer: { requests },
+    limit: { requests, paths: ids.map((id) => `/items/${id}`) },
+    storeCli: { requests },
     checkPath: `/items/${ids[0]}`,
     digest: getDigest,
   };
@@ -87,9 +104,23 @@ function selfCase(name, dataset, measures, path, referencePath, costAtMost, dige
   };
 }
 
+/** `range-sort` on `collection`: the store's range query, the hand-written route, json-server's. */
+function rangeSort(name, dataset, collection, measures) {
+  return {
+    name,
+    dataset,
+    measures,
+    ...storeAndLimit({ path: `/${collection}?${QUERIES.range}` }),
+    ...handWritten({ path: `/${collection}/range-sort` }),
+    jsonServer: { path: `/${collection}?${JSON_SERVER_RANGE}` },
+    digest: listDigest,
+  };
+}
+
 /**
- * One request (a `path`, or autocannon `requests`) per contender; `null` where json-server has
- * no equivalent. `digest(contender, { status, headers, body })` must agree across contenders.
+ * One request (a `path`, or autocannon `requests`) per contender that runs the case; a
+ * contender absent or `null` does not. `digest(contender, { status, headers, body })` must agree
+ * across contenders.
  */
 export function buildCases() {
   return [
@@ -97,29 +128,49 @@ export function buildCases() {
       name: 'list-filter',
       dataset: 'items-10k',
       measures: '`n:gt` + `tags:in` + `$sort=-n` + `$limit=20` over 10,000 items (a full scan and a sort)',
-      store: { path: `/items?${QUERIES.list}` },
-      baseline: { path: '/items' },
+      ...storeAndLimit({ path: `/items?${QUERIES.list}` }),
+      ...handWritten({ path: '/items' }),
       jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_sort=n&_order=desc&_limit=20` },
+      digest: listDigest,
+    },
+    {
+      name: 'list-filter-100k',
+      dataset: 'indexed-items-100k',
+      measures: `the \`list-filter\` query over 100,000 items whose \`n\` is indexed (\`/${INDEXED}\`; json-server, which would take seconds per request, left out)`,
+      ...storeAndLimit({ path: `/${INDEXED}?${QUERIES.list}` }),
+      ...handWritten({ path: `/${INDEXED}` }),
       digest: listDigest,
     },
     {
       name: 'count',
       dataset: 'items-10k',
       measures: 'the same filter with `$count=1` over 10,000 items',
-      store: { path: `/items?${QUERIES.count}` },
-      baseline: { path: '/items/count' },
+      ...storeAndLimit({ path: `/items?${QUERIES.count}` }),
+      ...handWritten({ path: '/items/count' }),
       jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_limit=0` },
       digest: (contender, { headers, body }) =>
         contender === 'jsonServer' ? Number(headers['x-total-count']) : json(body).count,
     },
+    rangeSort(
+      'range-sort',
+      'items-10k',
+      'items',
+      '`n:gte=501&$sort=-n&$limit=20` over 10,000 items, `n` not indexed (half of them match)',
+    ),
+    rangeSort(
+      'range-sort-indexed',
+      'indexed-items-10k',
+      INDEXED,
+      `the same over the same 10,000 items as \`/${INDEXED}\`, whose \`n\` is indexed`,
+    ),
     getById('get-by-id', 'items-1k', '`GET /items/<id>` over 1,000 items, walking 1,000 sampled ids'),
     getById('get-by-id-100k', 'items-100k', 'the same over 100,000 items (an id lookup must not scan)'),
     {
       name: 'populate',
       dataset: 'companies',
       measures: '50 companies (of 1,000) with their employees (of 10,000): `$populate=employees&$limit=50`',
-      store: { path: `/companies?${QUERIES.populate}` },
-      baseline: { path: '/companies' },
+      ...storeAndLimit({ path: `/companies?${QUERIES.populate}` }),
+      ...handWritten({ path: '/companies' }),
       jsonServer: { path: '/companies?_embed=employees&_sort=id&_order=asc&_limit=50' },
       digest: populateDigest,
     },
@@ -129,8 +180,8 @@ export function buildCases() {
       measures: '`POST /items` of a small JSON document (a new id, one insert)',
       // Adds thousands of documents: runs after the other cases of its dataset (see run.mjs).
       writes: true,
-      store: post('/items'),
-      baseline: post('/items'),
+      ...storeAndLimit(post('/items')),
+      ...handWritten(post('/items')),
       jsonServer: post('/items'),
       digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
     },

@@ -1,27 +1,26 @@
-// The three contenders, each an HTTP app over one data set:
+// The contenders, each an HTTP app over one data set, each started in its own process:
 // - store: `@store/adapter-express` mounted at the root of an Express 5 app;
 // - baseline: hand-written Express 5 routes running the same queries, pre-compiled once with
-//   `@store/query`, on the same engine (the floor: what the store could cost at best);
+//   `@store/query`, on the same engine (what the store could cost at best on this engine);
+// - floor: the same routes over plain mingo on plain arrays (a naive embedded store; floor.mjs);
 // - jsonServer: json-server 0.17's router on its own Express 4 app, without its `defaults()`
-//   middlewares (logger, static files, CORS, no-cache): the cheapest json-server there is.
+//   middlewares (logger, static files, CORS, no-cache): the cheapest json-server there is;
+// - limit: a bare `node:http` server answering the store's bytes from a table (limit.mjs);
+// - storeCli: the `store` command's own server, plain `node:http` (store-cli.mjs).
 import { createRequire } from 'node:module';
 import { createStore } from '@store/adapter-express';
-import { newId } from '@store/common';
-import { compileQuery } from '@store/query';
 import express from 'express';
-import { QUERIES } from './cases.mjs';
-import { forJsonServer } from './data.mjs';
+import { forJsonServer, INDEXED } from './data.mjs';
+import { floorApp } from './floor.mjs';
+import { employeesOf, handWrittenApp, joinEmployees } from './hand-written.mjs';
+import { limitApp } from './limit.mjs';
+import { storeCliApp } from './store-cli.mjs';
+import { storeConfig } from './store-config.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** The store's resources: `companies` declares its `employees` relation (indexed at start-up). */
-export const RESOURCES = { items: {}, companies: { population: { employees: {} } }, employees: {} };
-
-const quiet = { warn: () => {}, error: (message, ...details) => console.error(message, ...details) };
-
 async function storeApp(db) {
-  // Room for the realtime case's 1,000 idle streams and its latency probe.
-  const store = createStore({ db, resources: RESOURCES, logger: quiet, realtime: { maxSubscribers: 1100 } });
+  const store = createStore(storeConfig(db));
   await store.ready;
   const app = express();
   app.use(store);
@@ -38,55 +37,28 @@ const findOptions = ({ sort, skip, limit }) => ({ sort, skip, limit });
 export async function companiesWithEmployees(db, page) {
   const companies = await db.collection('companies').find(page.filter, findOptions(page)).toArray();
   const ids = companies.map((company) => company._id);
-  const filter = { $or: [{ company_id: { $in: ids } }, { company_ids: { $in: ids } }] };
-  const byCompany = new Map(ids.map((id) => [id, []]));
-  for (const employee of await db.collection('employees').find(filter).toArray()) {
-    for (const id of [employee.company_id, ...(employee.company_ids ?? [])])
-      byCompany.get(id)?.push(employee);
-  }
-  return companies.map((company) => ({ ...company, employees: byCompany.get(company._id) }));
+  return joinEmployees(companies, await db.collection('employees').find(employeesOf(ids)).toArray());
 }
 
-/** The cheapest JSON answer: no ETag hashing or content negotiation (the store skips them too). */
-function sendJson(res, status, data, headers = {}) {
-  const body = JSON.stringify(data);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
-  res.end(body);
+/** A storage-interface collection as the hand-written routes' data layer. */
+function engineCollection(collection) {
+  return {
+    list: (query) => collection.find(query.filter, findOptions(query)).toArray(),
+    count: (query) => collection.countDocuments(query.filter),
+    get: (id) => collection.findOne({ _id: id }),
+    insert: (doc) => collection.insertOne(doc),
+  };
 }
 
-/** The request body parsed as JSON (the store reads bodies itself too, without body-parser). */
-async function readJson(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
-async function baselineApp(db) {
-  // The indexes the store ensures for its declared relation (core: reference-indexes.ts).
+async function baselineApp(db, collections) {
+  // The indexes the store ensures for its declared relation (core: reference-indexes.ts) and
+  // the one the indexed resource declares.
   await db.collection('employees').createIndex({ company_id: 1 });
   await db.collection('employees').createIndex({ company_ids: 1 });
-  const list = compileQuery(QUERIES.list);
-  const count = compileQuery(QUERIES.count);
-  const page = compileQuery(QUERIES.populate);
-  const items = db.collection('items');
-  const app = express();
-  app.get('/items', async (_req, res) => {
-    sendJson(res, 200, await items.find(list.filter, findOptions(list)).toArray());
-  });
-  app.get('/items/count', async (_req, res) => {
-    sendJson(res, 200, { count: await items.countDocuments(count.filter) });
-  });
-  app.get('/items/:id', async (req, res) => {
-    const doc = await items.findOne({ _id: req.params.id });
-    sendJson(res, doc ? 200 : 404, doc ?? { status: 404 });
-  });
-  app.post('/items', async (req, res) => {
-    const doc = { _id: newId(), ...(await readJson(req)) };
-    await items.insertOne(doc);
-    sendJson(res, 201, doc, { location: `/items/${doc._id}` });
-  });
-  app.get('/companies', async (_req, res) => {
-    sendJson(res, 200, await companiesWithEmployees(db, page));
+  if (collections[INDEXED] !== undefined) await db.collection(INDEXED).createIndex({ n: 1 });
+  const app = handWrittenApp(collections, {
+    collection: (name) => engineCollection(db.collection(name)),
+    companies: (page) => companiesWithEmployees(db, page),
   });
   return { app, close: async () => {} };
 }
@@ -98,9 +70,16 @@ function jsonServerApp(collections) {
   return { app, close: async () => {} };
 }
 
-/** Builds a contender's app over `collections` (already loaded into `db` for store and baseline). */
+/**
+ * How to start each contender: `engine` when it runs on the engine's db (loaded with the data
+ * set by server.mjs; the others hold `collections` themselves). `start` resolves `{ app, close }`
+ * (server.mjs listens) or `{ port, close }` (already listening).
+ */
 export const CONTENDERS = {
-  store: ({ db }) => storeApp(db),
-  baseline: ({ db }) => baselineApp(db),
-  jsonServer: ({ collections }) => jsonServerApp(collections),
+  store: { engine: true, start: ({ db }) => storeApp(db) },
+  baseline: { engine: true, start: ({ db, collections }) => baselineApp(db, collections) },
+  floor: { engine: false, start: ({ collections }) => floorApp(collections) },
+  jsonServer: { engine: false, start: ({ collections }) => jsonServerApp(collections) },
+  limit: { engine: true, start: ({ db, dataset }) => limitApp(db, dataset) },
+  storeCli: { engine: false, start: ({ collections }) => storeCliApp(collections) },
 };

@@ -63,11 +63,18 @@ function companies(seed = 2) {
   return { companies: companyList, employees };
 }
 
+/** The collection (and resource) whose `n` field is indexed. */
+export const INDEXED = 'indexed-items';
+
 /** The data sets, by name: each maps collection names to documents. */
 export const DATASETS = {
   'items-1k': () => ({ items: items(1_000) }),
   'items-10k': () => ({ items: items(10_000) }),
   'items-100k': () => ({ items: items(100_000) }),
+  // The same documents as items-10k / items-100k under `indexed-items`, the resource whose `n` is
+  // indexed (a data set of its own, so the other cases' processes do not hold a second copy).
+  'indexed-items-10k': () => ({ [INDEXED]: items(10_000) }),
+  'indexed-items-100k': () => ({ [INDEXED]: items(100_000) }),
   companies: () => companies(),
 };
 

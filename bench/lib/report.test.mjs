@@ -37,16 +37,46 @@ describe('median and quartiles', () => {
 describe('summarize', () => {
   it('rates the store by the median of its round ratios, not by the totals', () => {
     const { cases, missed } = summarize([
-      aCase('populate', { store: 100, baseline: 200, jsonServer: null }, { baseline: [0.2, 0.9, 0.95] }),
+      aCase('populate', { store: 100, baseline: 200, jsonServer: null }, { baseline: [0.2, 0.96, 0.97] }),
     ]);
-    expect(cases[0].ratios.storeOverBaseline).toBe(0.9);
+    expect(cases[0].ratios.storeOverBaseline).toBe(0.96);
     expect(missed).toEqual([]);
   });
 
   it('falls back to the ratio of the totals for results without rounds', () => {
     const { cases, missed } = summarize([aCase('create', { store: 80, baseline: 100, jsonServer: 10 })]);
-    expect(cases[0].ratios).toEqual({ storeOverBaseline: 0.8, storeOverJsonServer: 8 });
+    expect(cases[0].ratios).toMatchObject({ storeOverBaseline: 0.8, storeOverJsonServer: 8 });
     expect(missed).toEqual(['create: store/baseline 0.80']);
+  });
+
+  it('holds each case to its own targets against json-server and the floor', () => {
+    const rounds = { baseline: [1], floor: [2], jsonServer: [5] };
+    const { missed } = summarize([
+      aCase('list-filter', { store: 100, baseline: 100, floor: 50, jsonServer: 20 }, rounds),
+      aCase('range-sort', { store: 100, baseline: 100, floor: 50, jsonServer: 20 }, rounds),
+    ]);
+    expect(missed).toEqual(['list-filter: store/floor 2.00', 'list-filter: store/json-server 5.00']);
+  });
+
+  it("rates the store command's server against the limit round by round", () => {
+    const { cases, missed } = summarize([
+      aCase(
+        'get-by-id',
+        { store: 10, baseline: 10, jsonServer: 1, limit: 100, storeCli: 40 },
+        { baseline: [1, 1], jsonServer: [10, 10], limit: [0.1, 0.2], storeCli: [0.25, 0.4] },
+      ),
+    ]);
+    expect(cases[0].ratios.storeCliOverLimit).toBeCloseTo(0.45);
+    expect(missed).toEqual(['get-by-id: store-cli/limit 0.45']);
+  });
+
+  it('compares list-filter at 100,000 documents with list-filter at 10,000', () => {
+    const { scalings, missed } = summarize([
+      aCase('list-filter', { store: 100, baseline: 100, jsonServer: 10 }),
+      aCase('list-filter-100k', { store: 50, baseline: 50, jsonServer: null }),
+    ]);
+    expect(scalings.find((s) => s.name === 'list-filter-100k').value).toBe(2);
+    expect(missed).toContain('list-filter-100k: time / at the smaller size 2.00');
   });
 
   it('prints the median in the table and the spread of the rounds under it', () => {
@@ -55,14 +85,16 @@ describe('summarize', () => {
         'get-by-id',
         { store: 90, baseline: 100, jsonServer: 30 },
         {
-          baseline: [0.8, 0.9, 0.95, 1],
+          baseline: [0.9, 0.96, 0.98, 1],
           jsonServer: [3, 3, 3, 3],
         },
       ),
     ]);
     const text = markdown(summary, META, '');
-    expect(text).toContain('| get-by-id | 90 | 100 | 30 | 1 / 1 / - | 0.93 ✅ | 3.00 ✅ |');
-    expect(text).toContain('- store/baseline round by round, lower to upper quartile: get-by-id 0.90-1.00');
+    expect(text).toContain(
+      '| get-by-id | 90 | 100 | - | 30 | - | 1 / 1 / - / - / - | 0.97 ✅ | - | 3.00 ✅ | - |',
+    );
+    expect(text).toContain('- store/baseline round by round, lower to upper quartile: get-by-id 0.96-1.00');
     expect(text).toContain('Every target is met.');
   });
 });

@@ -37,21 +37,23 @@ async function openEngine(engine, contender) {
 
 async function start({ contender, dataset, engine }) {
   const collections = DATASETS[dataset]();
-  const engineHandle = contender === 'jsonServer' ? undefined : await openEngine(engine, contender);
+  const { engine: onEngine, start: startApp } = CONTENDERS[contender];
+  const engineHandle = onEngine ? await openEngine(engine, contender) : undefined;
   if (engineHandle) await load(engineHandle.db, structuredClone(collections));
-  const { app, close } = await CONTENDERS[contender]({ db: engineHandle?.db, collections });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const started = await startApp({ db: engineHandle?.db, collections, dataset });
+  // An app to listen with, or a contender already listening on its own (the `store` command).
+  const server = started.app?.listen(0, '127.0.0.1');
+  if (server) await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const stop = async () => {
-    server.close();
-    server.closeAllConnections?.();
-    await close();
+    server?.close();
+    server?.closeAllConnections?.();
+    await started.close();
     await engineHandle?.close();
     process.exit(0);
   };
   process.on('message', (message) => message === 'stop' && stop());
   process.on('disconnect', () => process.exit(0));
-  return server.address().port;
+  return server ? server.address().port : started.port;
 }
 
 process.once('message', (message) => {

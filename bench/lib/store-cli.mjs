@@ -1,0 +1,51 @@
+// The `store` command's own server (`store serve`: core's handler behind plain `node:http`, no
+// web framework in the way), run in-process through `@store/cli`'s public `runCli`, in memory,
+// seeded with the data set from a temporary file. `@store/cli` exports no `storeServer`
+// (its node:http server is internal, bundled into a hashed chunk of dist/), so the command is the
+// only public way in, and it is what a user runs.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '@store/cli';
+
+/** `store serve`'s start-up line with the address it listens on. */
+const SERVING = /^store serving http:\/\/[^\s]+:(\d+)$/;
+
+/** Starts `store serve` over `collections`; resolves `{ port, close }` once it listens. */
+export async function storeCliApp(collections) {
+  const dir = mkdtempSync(join(tmpdir(), 'store-bench-'));
+  const seed = join(dir, 'seed.json');
+  writeFileSync(seed, JSON.stringify(collections));
+  let stop;
+  const stopped = new Promise((resolve) => {
+    stop = resolve;
+  });
+  let listening;
+  const port = new Promise((resolve, reject) => {
+    listening = { resolve, reject };
+  });
+  const io = {
+    out: (line) => {
+      const serving = SERVING.exec(line);
+      if (serving) listening.resolve(Number(serving[1]));
+    },
+    err: (line) => console.error(line),
+    write: () => {},
+    stopped,
+  };
+  // An empty environment: no STORE_DATA, PORT or HOST of the caller's shell.
+  const args = ['serve', '--seed', seed, '--port', '0', '--host', '127.0.0.1'];
+  const exited = runCli(args, io, {});
+  exited.then((code) => listening.reject(new Error(`store serve exited (${code}) before listening`)));
+  try {
+    return {
+      port: await port,
+      close: async () => {
+        stop('SIGTERM');
+        await exited;
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
