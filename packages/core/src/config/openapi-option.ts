@@ -2,7 +2,11 @@ import { checkKeys, invalidOption } from '@store/common';
 import type { OpenApiConfig } from '../model/config';
 import type { ResolvedOpenApi } from '../model/options';
 
-const OPENAPI_OPTIONS = ['title', 'version', 'description'] as const satisfies readonly (keyof OpenApiConfig)[];
+const OPENAPI_OPTIONS = [
+  'title',
+  'version',
+  'description',
+] as const satisfies readonly (keyof OpenApiConfig)[];
 
 function checkText(value: unknown, option: string): string | undefined {
   if (value === undefined) return undefined;
