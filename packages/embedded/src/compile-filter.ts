@@ -155,14 +155,33 @@ function compiling(indexes: CollectionIndexes): Compiling {
 export function compileFilter(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
   if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
   const { context, options } = compiling(indexes);
-  const fast = fastFilter(filter);
+  const fast = fastFilter(filter, options);
   if (fast)
     return {
-      test: (doc) => asBadValue('filter', () => fast(doc)),
+      // Errors become BadValue as asBadValue has it, without a closure per document tested.
+      test: (doc) => {
+        try {
+          return fast(doc);
+        } catch (error) {
+          return asBadValue('filter', () => {
+            throw error;
+          });
+        }
+      },
       near: undefined,
       condition: filter,
       context,
     };
+  return compileWithMingo(filter, indexes);
+}
+
+/**
+ * `filter` compiled by mingo's `Query` alone, with the engine's operators: what `compileFilter`
+ * does for the filters `fastFilter` leaves, and the answer its property tests hold it to.
+ */
+export function compileWithMingo(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
+  if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
+  const { context, options } = compiling(indexes);
   const near = locateNear(filter, indexes);
   const condition = rewriteText(filter);
   const query = asBadValue('filter', () => new Query(condition, options));

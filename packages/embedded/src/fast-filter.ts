@@ -1,116 +1,116 @@
 /**
- * Filters of the commonest shape compiled without mingo: `$and` / `$or` of field conditions
- * that are `$in` / `$nin` lists (see `in-operator.ts`), or equality with a scalar on a top-level
- * field (mingo's `$eq` there is exactly `$in` with one member). Building a mingo `Query`
- * deep-copies the filter at every level of `$and` / `$or` and serializes it for an assertion
- * message; for a `$populate` children query with a hundred ids that was most of the compile.
- * Any other shape returns undefined, and mingo compiles the filter as before.
+ * Filters compiled once into plain predicates, with exactly the answers mingo's `Query` gives
+ * with the engine's operators (compile-filter.ts), without its cost per document: no `every`
+ * over closures at each level, no array built to read a dotted path, one `typeof` before each
+ * comparison. `$and` / `$or` / `$nor` nest; each field's condition is compiled by
+ * `compiled-filter/field-condition.ts` (comparisons, `$in`, `$nin`, `$exists`, `$size`,
+ * `$regex`, `$not` specialised; any other field operator is the engine's own, called directly).
+ * Left to mingo whole (undefined here): `$text`, `$where`, `$expr` and other top-level
+ * operators, `$near` / `$nearSphere`, and whatever mingo would refuse to compile.
  */
 
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
-import { type InLookup, inLookup, inMatches } from './in-operator';
+import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
+import { cloneDeep, isOperator } from 'mingo/util';
+import { isOrdinaryObject } from './compiled-filter/field-access';
+import { allOf, fieldTests, type Scope } from './compiled-filter/field-condition';
+import { type InLookup, inLookup, type QueryOperator } from './in-operator';
 
 type Test = (doc: Document) => boolean;
-/** The `$in` lookups of one filter, by operand (`$or` clauses often share one list). */
-type LookupMemo = Map<unknown, InLookup | undefined>;
 
-function lookupOf(operand: unknown, memo: LookupMemo): InLookup | undefined {
-  if (memo.has(operand)) return memo.get(operand);
-  const lookup = inLookup(operand);
-  if (typeof operand === 'object' && operand !== null) memo.set(operand, lookup);
-  return lookup;
-}
+const NEVER: Test = () => false;
 
-const RESOLVE = { unwrapArray: true } as const;
-const ALWAYS: Test = () => true;
-
-/** `field` tested against `lookup`, negated for `$nin`. */
-function member(field: string, lookup: InLookup, negate: boolean): Test {
-  return negate
-    ? (doc) => !inMatches(lookup, resolve(doc as ArrayOrObject, field, RESOLVE))
-    : (doc) => inMatches(lookup, resolve(doc as ArrayOrObject, field, RESOLVE));
-}
-
-/** Equality with a scalar, only on a top-level field (on a dotted path mingo's `$eq` also flattens arrays). */
-function equality(field: string, value: unknown): Test | undefined {
-  const lookup = field.includes('.') || value instanceof RegExp ? undefined : inLookup([value]);
-  return lookup && member(field, lookup, false);
-}
-
-type OperatorTest = (field: string, operand: unknown, memo: LookupMemo) => Test | undefined;
-
-const OPERATORS: Readonly<Record<string, OperatorTest>> = {
-  $in: (field, operand, memo) => {
-    const lookup = lookupOf(operand, memo);
-    return lookup && member(field, lookup, false);
-  },
-  $nin: (field, operand, memo) => {
-    const lookup = lookupOf(operand, memo);
-    return lookup && member(field, lookup, true);
-  },
-  $eq: equality,
-};
-
-function fieldTests(field: string, condition: unknown, memo: LookupMemo): Test[] | undefined {
-  const operators = isPlainObject(condition) ? Object.keys(condition) : [];
-  if (!operators.some((key) => key.startsWith('$'))) {
-    const test = equality(field, condition);
-    return test && [test];
-  }
-  const tests: Test[] = [];
-  for (const operator of operators) {
-    const test = Object.hasOwn(OPERATORS, operator)
-      ? OPERATORS[operator]?.(field, (condition as Document)[operator], memo)
-      : undefined;
-    if (!test) return undefined;
-    tests.push(test);
-  }
-  return tests;
-}
-
-function clauseTests(clauses: unknown, memo: LookupMemo): Test[] | undefined {
-  if (!Array.isArray(clauses)) return undefined;
-  const tests: Test[] = [];
-  for (const clause of clauses) {
-    const test = fastFilter(clause, memo);
-    if (!test) return undefined;
-    tests.push(test);
-  }
-  return tests;
-}
-
-const all =
-  (tests: Test[]): Test =>
-  (doc) => {
-    for (const test of tests) if (!test(doc)) return false;
-    return true;
-  };
-
-const any =
-  (tests: Test[]): Test =>
-  (doc) => {
+function anyOf(tests: readonly Test[]): Test {
+  const [first, second] = tests;
+  if (!first) return NEVER;
+  if (tests.length === 1) return first;
+  if (tests.length === 2 && second) return (doc) => first(doc) || second(doc);
+  return (doc) => {
     for (const test of tests) if (test(doc)) return true;
     return false;
   };
+}
 
-/** A test of `filter` matching exactly what mingo's would, or undefined for a shape it leaves to mingo. */
-export function fastFilter(filter: unknown, memo: LookupMemo = new Map()): Test | undefined {
+/** `$and` / `$or` / `$nor` of clause tests, as mingo's (an empty `$and` matches all, an empty `$or` none). */
+const LOGICAL: Readonly<Record<string, (tests: Test[]) => Test>> = {
+  $and: allOf,
+  $or: anyOf,
+  $nor: (tests) => {
+    const any = anyOf(tests);
+    return (doc) => !any(doc);
+  },
+};
+
+function logicalTest(operator: string, clauses: unknown, scope: Scope): Test | undefined {
+  if (!Array.isArray(clauses)) return undefined;
+  const tests: Test[] = [];
+  for (const clause of clauses) {
+    const test = filterTest(clause, scope);
+    if (!test) return undefined;
+    tests.push(test);
+  }
+  return LOGICAL[operator]?.(tests);
+}
+
+function filterTest(filter: unknown, scope: Scope): Test | undefined {
   if (!isPlainObject(filter)) return undefined;
   const tests: Test[] = [];
-  for (const [key, condition] of Object.entries(filter)) {
-    if (key === '$and' || key === '$or') {
-      const clauses = clauseTests(condition, memo);
-      if (!clauses) return undefined;
-      tests.push(key === '$and' ? all(clauses) : any(clauses));
+  for (const key of Object.keys(filter)) {
+    const condition = filter[key];
+    if (Object.hasOwn(LOGICAL, key)) {
+      const test = logicalTest(key, condition, scope);
+      if (!test) return undefined;
+      tests.push(test);
     } else {
-      const fields = key === '' || key.startsWith('$') ? undefined : fieldTests(key, condition, memo);
+      // Top-level operators other than the logical ones, and keys mingo's deep copy drops.
+      if (isOperator(key) || key === '__proto__') return undefined;
+      const fields = fieldTests(key, condition, scope);
       if (!fields) return undefined;
       tests.push(...fields);
     }
   }
-  if (tests.length === 0) return ALWAYS;
-  return tests.length === 1 ? (tests[0] as Test) : all(tests);
+  return allOf(tests);
+}
+
+function scopeOf(options: Partial<Options>): Scope {
+  const lookups = new Map<unknown, InLookup | undefined>();
+  return {
+    registered(field, operator, operand) {
+      if (!isOperator(operator)) return undefined;
+      const registered = options.context?.getOperator('query' as never, operator);
+      if (typeof registered !== 'function') return undefined;
+      return (registered as unknown as QueryOperator)(field, cloneDeep(operand), options);
+    },
+    lookup(operand) {
+      if (lookups.has(operand)) return lookups.get(operand);
+      const lookup = inLookup(operand);
+      if (typeof operand === 'object' && operand !== null) lookups.set(operand, lookup);
+      return lookup;
+    },
+  };
+}
+
+/**
+ * A test of `filter` answering exactly as mingo's `Query` with `options` (the engine's operator
+ * context) would, or undefined for a filter left to mingo. A document that is not an ordinary
+ * object (never one the engine stores, bar an own `__proto__` key) is handed to such a
+ * `Query`, built when first needed.
+ */
+export function fastFilter(filter: Document, options: Partial<Options>): Test | undefined {
+  let test: Test | undefined;
+  try {
+    test = filterTest(filter, scopeOf(options));
+  } catch {
+    return undefined; // mingo compiles it again, and reports the error
+  }
+  if (!test) return undefined;
+  const compiled = test;
+  let query: Query | undefined;
+  return (doc) => {
+    if (typeof doc === 'object' && doc !== null && isOrdinaryObject(doc)) return compiled(doc);
+    query ??= new Query(filter, options);
+    return query.test(doc);
+  };
 }
