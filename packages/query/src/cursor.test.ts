@@ -1,6 +1,6 @@
-import { ObjectId } from 'bson';
+import { EJSON, ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { compileQuery, encodeCursor, isQueryError, type QueryError } from './index';
+import { compileQuery, encodeCursor, isQueryError, type QueryError, type SortSpec } from './index';
 
 function errorOf(run: () => unknown): QueryError {
   try {
@@ -115,5 +115,25 @@ describe('$after cursors', () => {
       code: 'invalid_query',
       parameter: '$total',
     });
+  });
+});
+
+describe('the cursor text', () => {
+  it.each([
+    ['strings', { name: 1, _id: 1 }, { name: 'Ann "A"', _id: 'x\u00e9' }],
+    ['int32 numbers', { n: -1, _id: 1 }, { n: -2_147_483_648, _id: 7 }],
+    ['ObjectIds, booleans and null', { ok: 1, _id: -1 }, { ok: false, _id: new ObjectId() }],
+    ['a missing key (null)', { gone: 1, _id: 1 }, { _id: 'a' }],
+    [
+      'doubles, -0 and large integers (Extended JSON written by bson)',
+      { a: 1, b: -1, c: 1 },
+      { a: 2.5, b: -0, c: 3e9 },
+    ],
+    ['dates and sub-documents', { at: 1, meta: 1 }, { at: new Date(0), meta: { x: 1 } }],
+  ])('is canonical Extended JSON of the sort and its values: %s', (_what, sort, document) => {
+    const cursor = encodeCursor(sort as SortSpec, document) as string;
+    const values = Object.keys(sort).map((key) => (document as Record<string, unknown>)[key] ?? null);
+    const expected = EJSON.stringify({ k: Object.entries(sort), v: values }, { relaxed: false });
+    expect(Buffer.from(cursor, 'base64url').toString('utf8')).toBe(expected);
   });
 });
