@@ -42,9 +42,10 @@ const BLANK_SETTINGS = {
 export async function runExampleToExit(
   serverFile: string,
   port: number,
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [serverFile], {
-    env: { ...process.env, ...BLANK_SETTINGS, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...BLANK_SETTINGS, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
