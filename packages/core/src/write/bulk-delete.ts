@@ -5,7 +5,7 @@
  * goes to `beforeDelete` before any is deleted (one refusal refuses the request, naming the
  * document), and each deleted one to `afterDelete`.
  */
-import { type Document, idToString } from '@store/common';
+import { idToString } from '@store/common';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { type AccessApi, type Caller, startAccess } from './access-fixtures';
 import { type EventClient, openEvents, type StreamEvent } from './event-client';
 import type { Start } from './fixtures';
-import { expectProblem } from './harness';
 
 /** Each event as `<type> <_id>`, to compare sequences at a glance. */
 const shown = (events: StreamEvent[]) =>
