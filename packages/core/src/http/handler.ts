@@ -40,7 +40,7 @@ async function answerResource(
     const session = await findSession(request, started);
     const base = createContext(request, options, started.db, match, session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
-    if (feed !== undefined && wantsEvents(request, match)) return openEventStream(ctx, feed);
+    if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
     const result = await route(ctx);
     return withEtag(request, respond(result), result.revision);
   } catch (error) {

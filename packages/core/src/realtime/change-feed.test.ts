@@ -12,7 +12,7 @@ import { changeOf, driverChangeSource, type WatchableDb } from '../storage/chang
 import type { Change } from './change';
 import { ChangeFeed } from './change-feed';
 import { publishingDb } from './publishing-db';
-import { Subscriber } from './subscriber';
+import { loadMatching, Subscriber } from './subscriber';
 
 const options = resolveStoreOptions({
   resources: { notes: { access: 'owner' }, posts: { access: 'public' } },
@@ -29,7 +29,7 @@ async function subscriber(path: string, userId?: string): Promise<Subscriber> {
   const match = matchRoute(request.path, options);
   if (match === undefined) throw new Error(`no route ${path}`);
   const ctx = await authorize(createContext(request, options, createEmbeddedDb(), match, session));
-  return new Subscriber(ctx, requestFilter(ctx));
+  return new Subscriber(ctx, requestFilter(ctx), await loadMatching());
 }
 
 /** Reads what a stream has queued so far, as event types and ids. */

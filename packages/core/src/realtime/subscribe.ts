@@ -8,7 +8,7 @@ import type { StoreRequest, StoreResponse } from '../model/http';
 import type { RouteMatch } from '../model/resource';
 import { requestFilter } from '../read/filters';
 import type { ChangeFeed } from './change-feed';
-import { Subscriber } from './subscriber';
+import { loadMatching, Subscriber } from './subscriber';
 
 const EVENT_STREAM = 'text/event-stream';
 
@@ -31,7 +31,7 @@ function lastEventId(request: StoreRequest): string | undefined {
  * parameters do not: every matching change is sent); `$populate`, `$fill` and `$search` are a
  * 400 `invalid_query`, as is a filter the store cannot test on a document (`$near`).
  */
-export function openEventStream(ctx: RequestContext, feed: ChangeFeed): StoreResponse {
+export async function openEventStream(ctx: RequestContext, feed: ChangeFeed): Promise<StoreResponse> {
   const { populate, fill, search } = ctx.query;
   const refused = [
     ...(populate.length > 0 ? ['$populate'] : []),
@@ -42,9 +42,10 @@ export function openEventStream(ctx: RequestContext, feed: ChangeFeed): StoreRes
     throw storeError('invalid_query', `${refused.join(', ')}: not available on an event stream.`);
   }
   const filter = requestFilter(ctx);
+  const matching = await loadMatching();
   let subscriber: Subscriber;
   try {
-    subscriber = new Subscriber(ctx, filter);
+    subscriber = new Subscriber(ctx, filter, matching);
   } catch (cause) {
     const reason = cause instanceof Error ? ` (${cause.message})` : '';
     throw storeError('invalid_query', `This filter cannot be tested on an event stream${reason}.`, { cause });

@@ -3,7 +3,6 @@
  * changes for, and how it sees a document. Decides, per change, which event (if any) it gets.
  */
 import type { Document } from '@store/common';
-import { documentTest, projectDocument } from '@store/embedded';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
 import type { EventType, NumberedChange } from './change';
@@ -12,6 +11,20 @@ import { eventBytes } from './event-stream';
 
 /** Rendered events of one change, shared by subscribers that see documents the same way. */
 export type RenderCache = Map<string, Uint8Array>;
+
+/**
+ * MongoDB's matching and projection on documents in memory: the embedded engine's, loaded with
+ * the first stream (an application on MongoDB loads the engine only if it serves events).
+ */
+export type DocumentMatching = Pick<typeof import('@store/embedded'), 'documentTest' | 'projectDocument'>;
+
+let matching: Promise<DocumentMatching> | undefined;
+
+/** {@link DocumentMatching}, imported once. */
+export function loadMatching(): Promise<DocumentMatching> {
+  matching ??= import('@store/embedded');
+  return matching;
+}
 
 export class Subscriber {
   readonly clause: EqualityClause | undefined;
@@ -23,13 +36,17 @@ export class Subscriber {
   readonly #view: string | undefined;
 
   /** `filter`: the request's whole filter (access rule, soft delete, query); throws on one the engine cannot test. */
+  readonly #project: DocumentMatching['projectDocument'];
+
   constructor(
     readonly ctx: RequestContext,
     filter: Document,
+    { documentTest, projectDocument }: DocumentMatching,
   ) {
     this.collection = ctx.resource.collection;
     this.#matches = documentTest(filter);
     this.#readable = documentTest(ctx.access.filter);
+    this.#project = projectDocument;
     this.#openAccess = Object.keys(ctx.access.filter).length === 0;
     this.clause = equalityClause(filter);
     const { projection } = ctx.query;
@@ -77,7 +94,7 @@ export class Subscriber {
     if (type === 'deleted') return done({ _id: change.id });
     const { projection } = this.ctx.query;
     const doc = change.after as Document;
-    const shown = presentOne(this.ctx, projection === undefined ? doc : projectDocument(doc, projection));
+    const shown = presentOne(this.ctx, projection === undefined ? doc : this.#project(doc, projection));
     return shown instanceof Promise ? shown.then(done) : done(shown);
   }
 }
