@@ -25,6 +25,7 @@ import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
 import { sortDocuments } from './sort-documents';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
+import { walkSpan } from './walk-span';
 
 /** Shared by a database and its collections. */
 export interface EngineState {
@@ -294,7 +295,7 @@ export class EmbeddedCollection implements StoreCollection {
     if (fewest <= Math.max(SORT_OUTRIGHT_AT_MOST, 4 * need)) return undefined;
     const rest = others.length > 0 ? Object.fromEntries(others) : undefined;
     const { entries } = index;
-    const [from, to] = onField?.span ?? index.all();
+    const [from, to] = walkSpan(index, filter);
     const out: Document[] = [];
     const take = (start: number, end: number) => {
       const group: Document[] = [];

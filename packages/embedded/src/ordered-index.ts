@@ -114,6 +114,13 @@ export class OrderedIndex {
     return [from, Math.max(from, to)];
   }
 
+  /** The positions `[from, to)` of the entries whose type rank lies in `[low, high]`. */
+  rankSpan(low: number, high: number): [number, number] {
+    const from = firstNotBefore(this.#entries, ({ value }) => typeRank(value) < low);
+    const to = firstNotBefore(this.#entries, ({ value }) => typeRank(value) <= high);
+    return [from, Math.max(from, to)];
+  }
+
   /** Every position: the whole index. */
   all(): [number, number] {
     return [0, this.#entries.length];

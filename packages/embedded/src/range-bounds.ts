@@ -14,7 +14,7 @@ const isBound = (value: unknown): boolean =>
   RANGE_RANKS.has(typeRank(value)) && !(typeof value === 'number' && Number.isNaN(value));
 
 /** The range of one field's condition, or undefined when it holds none an index answers. */
-function rangeOf(condition: unknown): Range | undefined {
+export function rangeOf(condition: unknown): Range | undefined {
   const operators = isPlainObject(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
   if (!operators) return isBound(condition) ? equalRange(condition) : undefined;
   const ops = condition as Document;

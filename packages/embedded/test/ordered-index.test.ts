@@ -71,6 +71,24 @@ function filter(r: ReturnType<typeof random>): Record<string, unknown> {
   if (r.next() < 0.2) conditions.push({ n: bound(r) });
   if (r.next() < 0.3) conditions.push({ s: r.pick(['x', 'y']) });
   if (r.next() < 0.2) conditions.push({ s: { $gte: r.pick(['x', 'y']) } });
+  // A keyset ($after) shape: a range, an equality with a tie-breaker, later type brackets.
+  if (r.next() < 0.3) {
+    const types = r.pick([
+      ['string', 'symbol'],
+      ['date', 'bool'],
+      ['null'],
+      ['number'],
+      ['objectId', 'date'],
+    ]);
+    conditions.push({
+      $or: [
+        { n: { [r.pick(['$gt', '$lt'])]: bound(r) } },
+        { n: bound(r), _id: { $gt: r.int(150) } },
+        { n: { $type: types } },
+      ],
+    });
+  }
+  if (r.next() < 0.1) conditions.push({ n: null });
   if (conditions.length === 0) return {};
   return conditions.length === 1 ? (conditions[0] as Record<string, unknown>) : { $and: conditions };
 }
