@@ -21,6 +21,7 @@ import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
 import { candidateKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
+import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
 import { readDocuments } from './read-documents';
 import { sortDocuments } from './sort-documents';
@@ -202,7 +203,7 @@ export class EmbeddedCollection implements StoreCollection {
     const [from, to] = span;
     if ((to - from + index.multikey.size) * 2 > this.#docs.size) return undefined;
     const keys: string[] = [...index.multikey];
-    for (let i = from; i < to; i++) keys.push((index.entries[i] as { docKey: string }).docKey);
+    for (let i = from; i < to; i++) keys.push((index.entries[i] as IndexEntry).docKey);
     return keys;
   }
 
@@ -300,13 +301,13 @@ export class EmbeddedCollection implements StoreCollection {
     const take = (start: number, end: number) => {
       const group: Document[] = [];
       for (let i = start; i < end; i++) {
-        const doc = this.#docs.get((entries[i] as { docKey: string }).docKey);
+        const doc = this.#docs.get((entries[i] as IndexEntry).docKey);
         if (doc !== undefined && compiled.test(doc)) group.push(doc);
       }
       out.push(...(rest !== undefined && group.length > 1 ? sortDocuments(group, rest) : group));
     };
     const same = (i: number, j: number) =>
-      compareValues((entries[i] as { value: unknown }).value, (entries[j] as { value: unknown }).value) === 0;
+      compareValues((entries[i] as IndexEntry).value, (entries[j] as IndexEntry).value) === 0;
     if (direction === 1) {
       for (let start = from; start < to && out.length < need; ) {
         let end = start + 1;

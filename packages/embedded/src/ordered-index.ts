@@ -11,7 +11,7 @@ import type { Document } from '@store/common';
 import { compareValues, RANK, typeRank } from './bson-order';
 
 /** One document in the index: its value at the field, its key in the collection, its insertion sequence. */
-interface IndexEntry {
+export interface IndexEntry {
   readonly value: unknown;
   readonly docKey: string;
   readonly seq: number;
@@ -52,9 +52,9 @@ export class OrderedIndex {
   constructor(field: string, docs: Iterable<[docKey: string, doc: Document, seq: number]> = []) {
     this.field = field;
     for (const [docKey, doc, seq] of docs) {
-      const value = doc[field];
-      if (Array.isArray(value)) this.#multikey.add(docKey);
-      else this.#entries.push({ value, docKey, seq });
+      const entry = this.#entryOf(docKey, doc, seq);
+      if (entry === undefined) this.#multikey.add(docKey);
+      else this.#entries.push(entry);
     }
     this.#entries.sort(compareEntries);
   }
@@ -68,33 +68,36 @@ export class OrderedIndex {
     return this.#entries;
   }
 
-  add(docKey: string, doc: Document, seq: number): void {
+  /** `doc`'s entry, or `undefined` (kept in {@link multikey} instead) when it holds an array there. */
+  #entryOf(docKey: string, doc: Document, seq: number): IndexEntry | undefined {
     const value = doc[this.field];
-    if (Array.isArray(value)) {
+    return Array.isArray(value) ? undefined : { value, docKey, seq };
+  }
+
+  /** The position of `entry`, or of where it belongs. */
+  #positionOf(entry: IndexEntry): number {
+    return firstNotBefore(this.#entries, (at) => compareEntries(at, entry) < 0);
+  }
+
+  add(docKey: string, doc: Document, seq: number): void {
+    const entry = this.#entryOf(docKey, doc, seq);
+    if (entry === undefined) {
       this.#multikey.add(docKey);
       return;
     }
-    const entry = { value, docKey, seq };
-    const entries = this.#entries;
-    const last = entries[entries.length - 1];
+    const last = this.#entries.at(-1);
     // Increasing values (ObjectIds, counters, timestamps) append.
-    if (last === undefined || compareEntries(last, entry) < 0) entries.push(entry);
-    else
-      entries.splice(
-        firstNotBefore(entries, (at) => compareEntries(at, entry) < 0),
-        0,
-        entry,
-      );
+    if (last === undefined || compareEntries(last, entry) < 0) this.#entries.push(entry);
+    else this.#entries.splice(this.#positionOf(entry), 0, entry);
   }
 
   remove(docKey: string, doc: Document, seq: number): void {
-    const value = doc[this.field];
-    if (Array.isArray(value)) {
+    const entry = this.#entryOf(docKey, doc, seq);
+    if (entry === undefined) {
       this.#multikey.delete(docKey);
       return;
     }
-    const entry = { value, docKey, seq };
-    const at = firstNotBefore(this.#entries, (e) => compareEntries(e, entry) < 0);
+    const at = this.#positionOf(entry);
     if (this.#entries[at]?.docKey === docKey) this.#entries.splice(at, 1);
   }
 

@@ -238,11 +238,6 @@ export class ChangeFeed {
     );
   }
 
-  /** The number of open streams. */
-  get size(): number {
-    return this.#streams.size;
-  }
-
   /** Ends every stream and stops listening (the store is closing). */
   async close(): Promise<void> {
     this.#closed = true;

@@ -31,6 +31,9 @@ export function equalityKey(value: unknown): string | undefined {
   }
 }
 
+/** A key of any `_id`: its {@link equalityKey}, or its JSON for the rare id that has none. */
+export const idKeyOf = (id: unknown): string => equalityKey(id) ?? JSON.stringify(id);
+
 /** The keys a filter's equality or `$in` of scalars on one field names; `undefined` when it is anything else. */
 function clauseKeys(value: unknown): string[] | undefined {
   if (!isPlainObject(value)) {

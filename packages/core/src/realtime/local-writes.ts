@@ -4,12 +4,12 @@
  * lack). Bounded: past {@link MAX_REMEMBERED} the oldest are forgotten.
  */
 import type { Change } from './change';
-import { equalityKey } from './equality-keys';
+import { idKeyOf } from './equality-keys';
 
 const MAX_REMEMBERED = 10_000;
 
 const keyOf = (change: Change): string =>
-  `${change.collection}\u0000${change.kind}\u0000${equalityKey(change.id) ?? JSON.stringify(change.id)}`;
+  `${change.collection}\u0000${change.kind}\u0000${idKeyOf(change.id)}`;
 
 export function localWrites() {
   const counts = new Map<string, number>();

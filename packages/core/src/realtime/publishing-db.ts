@@ -7,7 +7,7 @@
  */
 import type { Document, ModifyOptions, StoreCollection, StoreDb } from '@store/common';
 import type { Change } from './change';
-import { equalityKey } from './equality-keys';
+import { idKeyOf as idKey } from './equality-keys';
 
 /** Where changes go, and whether a collection's writes are wanted. */
 export interface ChangeSink {
@@ -23,7 +23,6 @@ type Publish = (
 ) => void;
 
 const byId = (id: unknown): Document => ({ _id: id });
-const idKey = (id: unknown): string => equalityKey(id) ?? JSON.stringify(id);
 const narrowed = (filter: Document, id: unknown): Document => ({ $and: [filter, byId(id)] });
 const same = (a: Document, b: Document) => JSON.stringify(a) === JSON.stringify(b);
 
