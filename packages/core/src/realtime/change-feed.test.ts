@@ -32,8 +32,8 @@ async function subscriber(path: string, userId?: string): Promise<Subscriber> {
   return new Subscriber(ctx, requestFilter(ctx), await loadMatching());
 }
 
-/** Reads what a stream has queued so far, as event types and ids. */
-async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
+/** Reads what a stream has queued so far, as text. */
+async function queuedText(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
   let text = '';
   for (;;) {
@@ -45,6 +45,18 @@ async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
     text += new TextDecoder().decode(next.value);
   }
   reader.releaseLock();
+  return text;
+}
+
+/** The last `id:` of a stream's text. */
+const lastId = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
+
+/** Reads what a stream has queued so far, as event types and ids. */
+async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
+  return eventsOf(await queuedText(stream));
+}
+
+function eventsOf(text: string): string[] {
   return [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map(([, type, data]) => {
     const id = (JSON.parse(data as string) as { _id?: unknown })._id;
     return id === undefined ? (type as string) : `${type} ${id}`;
@@ -52,8 +64,60 @@ async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
 }
 
 const note = (id: string, owner: string, extra: Document = {}) => ({ _id: id, user_id: owner, ...extra });
+const post = (id: string): Change => ({
+  collection: 'posts',
+  kind: 'insert',
+  id,
+  before: null,
+  after: { _id: id },
+});
 
 describe('ChangeFeed', () => {
+  it('replays to a reconnect while its collection stays watched, and sends reset once writes went unrecorded', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const feed = new ChangeFeed(realtime, options.logger);
+      // As publishingDb does: a write is published only while its collection is watched.
+      const write = (id: string) => feed.watching('posts') && feed.publish(post(id));
+      const first = feed.subscribe(await subscriber('/posts'), undefined);
+      write('p1');
+      const seen = lastId(await queuedText(first));
+      await first.cancel();
+      write('p2');
+      const again = feed.subscribe(await subscriber('/posts'), seen);
+      const replayed = await queuedText(again);
+      expect(eventsOf(replayed)).toEqual(['created p2']);
+      await again.cancel();
+      vi.advanceTimersByTime(61_000);
+      write('p3');
+      // Another reader starts watching again: p3 was never recorded, so a resume cannot replay it.
+      const other = feed.subscribe(await subscriber('/posts'), undefined);
+      const late = feed.subscribe(await subscriber('/posts'), lastId(replayed));
+      expect(await queued(late)).toEqual(['reset']);
+      await other.cancel();
+      await feed.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a stream with dropped (unauthorized) once its session expired', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const feed = new ChangeFeed({ ...realtime, keepAliveSeconds: 1 }, options.logger);
+      const stream = feed.subscribe(await subscriber('/notes', 'ada'), undefined);
+      vi.advanceTimersByTime(1000);
+      expect(await queuedText(stream)).toContain(': keep-alive');
+      vi.advanceTimersByTime(60_000);
+      const text = await queuedText(stream);
+      expect(eventsOf(text)).toEqual(['dropped']);
+      expect(text).toContain('"code":"unauthorized"');
+      await feed.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('indexes owner subscribers: a change reaches only the owner, before or after', async () => {
     const feed = new ChangeFeed(realtime, options.logger);
     const ada = feed.subscribe(await subscriber('/notes', 'ada'), undefined);

@@ -147,7 +147,8 @@ export class ChangeFeed {
     const [epoch, seqText] = lastEventId.split('-');
     const seq = Number(seqText);
     if (epoch !== this.epoch || !Number.isSafeInteger(seq) || seq < 0 || seq > this.#seq) return undefined;
-    if (watch === undefined || seq + 1 < watch.watchedFrom) return undefined;
+    // Writes before `watchedFrom` were not recorded (nobody watched): an id from then cannot resume.
+    if (watch === undefined || seq < watch.watchedFrom) return undefined;
     const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
     if (seq + 1 < oldest) return undefined;
     return { changes: this.#recent.filter((change) => change.seq > seq) };
