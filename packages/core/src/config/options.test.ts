@@ -15,8 +15,20 @@ describe('resolveStoreOptions', () => {
       bodyLimit: 1024 * 1024,
       timestamps: false,
       logger: console,
+      realtime: {
+        maxSubscribers: 1000,
+        keepAliveSeconds: 15,
+        replayEvents: 1000,
+        maxQueuedBytes: 256 * 1024,
+      },
+      openapi: undefined,
     });
     expect(options.resources.size).toBe(0);
+    expect(resolveStoreOptions({ openapi: true }).openapi).toEqual({
+      title: '@store API',
+      version: '1.0.0',
+      description: undefined,
+    });
   });
 
   it('keeps a default when an option is explicitly undefined', () => {
@@ -83,6 +95,15 @@ describe('resolveStoreOptions', () => {
     ['db as a string that is not a MongoDB URI', { db: 'postgres://x' }, 'db'],
     ['resources that is not an object', { resources: [] }, 'resources'],
     ['an invalid resource name', { resources: { 'bad name': {} } }, 'resources.bad name'],
+    ['an unknown realtime option', { realtime: { maxStreams: 5 } }, 'realtime.maxStreams'],
+    ['a realtime queue under 1024 bytes', { realtime: { maxQueuedBytes: 100 } }, 'realtime.maxQueuedBytes'],
+    ['a zero realtime.maxSubscribers', { realtime: { maxSubscribers: 0 } }, 'realtime.maxSubscribers'],
+    ['an empty openapi title', { openapi: { title: '' } }, 'openapi.title'],
+    [
+      'an indexes entry that is not a field path',
+      { resources: { posts: { indexes: [''] } } },
+      'resources.posts.indexes[0]',
+    ],
     ['a resource config that is not an object', { resources: { posts: true } }, 'resources.posts'],
     ['an unknown resource option', { resources: { posts: { acess: 'public' } } }, 'resources.posts.acess'],
     [

@@ -13,6 +13,16 @@ describe('createStoreHandler', () => {
     await handle.close();
   });
 
+  it('answers an event-stream request as a plain list under realtime: false', async () => {
+    const accept = { headers: { accept: 'text/event-stream' } };
+    const off = createStoreHandler({ realtime: false });
+    expect(await off(request('GET', '/posts', accept))).toMatchObject({ status: 200, body: '[]' });
+    const on = createStoreHandler();
+    const streamed = await on(request('GET', '/posts', accept));
+    expect(streamed?.headers['content-type']).toMatch(/^text\/event-stream/);
+    await Promise.all([off.close(), on.close()]);
+  });
+
   it('answers HEAD without a body, errors included', async () => {
     const handle = createStoreHandler();
     const found = await handle(request('HEAD', '/posts'));
