@@ -18,7 +18,7 @@ const isObjectId = (value: unknown): value is IdLike =>
   typeof (value as Partial<IdLike>).toHexString === 'function';
 
 /** The key of a scalar value; `undefined` for one the index does not key. */
-export function equalityKey(value: unknown): string | undefined {
+function equalityKey(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
       return `s${value}`;

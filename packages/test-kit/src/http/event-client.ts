@@ -84,7 +84,7 @@ export async function openEvents(url: string, headers: Record<string, string> = 
     text: () => response.text(),
     close: () => controller.abort(),
     pause() {
-      let resume = () => undefined as void;
+      let resume: () => void = () => undefined;
       const done = new Promise<void>((resolve) => {
         resume = resolve;
       });
