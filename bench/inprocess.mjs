@@ -1,17 +1,19 @@
-// node bench/inprocess.mjs [case ...]   (cases: get-by-id, create, populate; default: all)
+// node bench/inprocess.mjs [case ...]   (cases: get-by-id, create, populate, list-filter,
+// range-sort-indexed; default: all)
 //
 // The store's own per-request cost, without HTTP: `createStoreHandler()` called in a loop on the
 // embedded engine, against what the baseline's route does on the same engine (its engine call
 // and `JSON.stringify`). Prints microseconds per request for each. Run it under
 // `node --cpu-prof --cpu-prof-dir=bench/profiles bench/inprocess.mjs <case>` to profile the
-// store's code alone. Runs against the BUILT packages (`pnpm build` first).
+// store's code alone (`SIDE=store` runs only the store's calls, so the profile is all its own).
+// Runs against the BUILT packages (`pnpm build` first).
 import { newId } from '@store/common';
 import { createStoreHandler } from '@store/core';
 import { createEmbeddedDb } from '@store/embedded';
 import { compileQuery } from '@store/query';
 import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
 import { companiesWithEmployees } from './lib/contenders.mjs';
-import { DATASETS, sampleIds } from './lib/data.mjs';
+import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -34,6 +36,23 @@ const request = (method, path, rawQuery = '', body = undefined) => ({
   headers: body === undefined ? {} : { 'content-type': 'application/json' },
   body,
 });
+
+/** A list request of the store against the baseline's `find` of the same query compiled once. */
+function listCase(dataset, collection, rawQuery) {
+  return {
+    dataset,
+    calls: 5_000,
+    make(db) {
+      const query = compileQuery(rawQuery);
+      const { sort, skip, limit } = query;
+      const docs = db.collection(collection);
+      return {
+        store: (handler) => handler(request('GET', `/${collection}`, rawQuery)),
+        baseline: async () => JSON.stringify(await docs.find(query.filter, { sort, skip, limit }).toArray()),
+      };
+    },
+  };
+}
 
 /** Each case: its data set, how many calls per round, and the store's and baseline's call. */
 const CASES = {
@@ -64,6 +83,8 @@ const CASES = {
       };
     },
   },
+  'list-filter': listCase('items-10k', 'items', QUERIES.list),
+  'range-sort-indexed': listCase('indexed-items-10k', INDEXED, QUERIES.range),
   populate: {
     dataset: 'companies',
     calls: 1_000,
@@ -98,9 +119,10 @@ async function run(name) {
   // Short alternating blocks: a slow spell of a shared machine weighs on both sides alike.
   const block = Math.max(1, Math.round(calls / BLOCKS));
   const spent = { store: 0, baseline: 0 };
+  const side = process.env.SIDE;
   for (let round = 0; round < ROUNDS * BLOCKS; round++) {
-    spent.store += await time(block, (i) => store(handler, i));
-    spent.baseline += await time(block, baseline);
+    if (side !== 'baseline') spent.store += await time(block, (i) => store(handler, i));
+    if (side !== 'store') spent.baseline += await time(block, baseline);
   }
   const [storeUs, baselineUs] = [spent.store, spent.baseline].map((total) => total / (ROUNDS * BLOCKS));
   const ratio = (baselineUs / storeUs).toFixed(2);

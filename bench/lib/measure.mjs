@@ -28,7 +28,7 @@ export function spawnContender({ contender, dataset, engine, profileDir }) {
   return new Promise((resolve, reject) => {
     child.once('message', (message) => {
       if (message.error) reject(new Error(`${contender} on ${dataset} failed to start:\n${message.error}`));
-      else resolve({ port: message.port, stop });
+      else resolve({ port: message.port, pid: child.pid, stop });
     });
     child.once('exit', (code) =>
       reject(new Error(`${contender} on ${dataset} exited (${code}) before listening`)),

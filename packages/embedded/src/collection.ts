@@ -19,7 +19,7 @@ import { compareValues } from './bson-order';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
-import { candidateKeys } from './id-lookup';
+import { candidateKeys, exactIdKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
@@ -179,13 +179,21 @@ export class EmbeddedCollection implements StoreCollection {
     const keys =
       candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo)) ??
       this.#rangeKeys(filter);
-    if (!keys) return this.#docs.entries();
+    return keys ? this.#byKeys(keys, order) : this.#docs.entries();
+  }
+
+  /** The documents stored under `keys`, ordered as `order` asks (see `#candidates`). */
+  #byKeys(keys: Iterable<string>, order: CandidateOrder): Entry[] {
     const found: Entry[] = [];
     for (const key of keys) {
       const doc = this.#docs.get(key);
       if (doc) found.push([key, doc]);
     }
-    if (order === 'any' || (order === 'sortedById' && found.every(([, doc]) => isTotalId(doc._id)))) {
+    if (
+      found.length <= 1 ||
+      order === 'any' ||
+      (order === 'sortedById' && found.every(([, doc]) => isTotalId(doc._id)))
+    ) {
       return found;
     }
     const at = (key: string): number => this.#order.get(key) ?? 0;
@@ -330,6 +338,16 @@ export class EmbeddedCollection implements StoreCollection {
     return {
       toArray: async () => {
         this.#begin();
+        const exact = exactIdKeys(filter);
+        if (exact !== undefined) {
+          const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
+          const found = this.#byKeys(exact, byId ? 'sortedById' : 'insertion');
+          return readDocuments(
+            found.map(([, doc]) => doc),
+            undefined,
+            options,
+          );
+        }
         const compiled = compileFilter(filter, this.#indexes);
         const walked = this.#walk(filter, compiled, options);
         if (walked !== undefined) return readDocuments(walked, undefined, { ...options, sort: undefined });

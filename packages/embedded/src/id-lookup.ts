@@ -77,3 +77,27 @@ export function candidateKeys(filter: Document, lookup?: FieldLookup): Set<strin
   }
   return keys;
 }
+
+/** `_id` values whose key equality is exactly the filter's equality: strings and ObjectIds. */
+const isKeyExactId = (value: unknown): boolean => typeof value === 'string' || isObjectId(value);
+
+/**
+ * The keys of the documents a filter on `_id` alone selects (`{_id: x}`, `{_id: {$eq: x}}`,
+ * `{_id: {$in: [...]}}` of strings and ObjectIds): every document found under such a key
+ * matches, so the filter needs neither compiling nor testing. Undefined for any other filter.
+ */
+export function exactIdKeys(filter: Document): Set<string> | undefined {
+  let only: unknown;
+  for (const field in filter) {
+    if (field !== '_id' || !Object.hasOwn(filter, field)) return undefined;
+    only = filter[field];
+  }
+  if (isKeyExactId(only)) return new Set([idKey(only)]);
+  if (!isPlainObject(only)) return undefined;
+  const operators = Object.keys(only);
+  if (operators.length !== 1) return undefined;
+  if (operators[0] === '$eq') return isKeyExactId(only.$eq) ? new Set([idKey(only.$eq)]) : undefined;
+  const values = only.$in;
+  if (operators[0] !== '$in' || !Array.isArray(values) || !values.every(isKeyExactId)) return undefined;
+  return new Set(values.map(idKey));
+}

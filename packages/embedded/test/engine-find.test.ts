@@ -72,6 +72,27 @@ describeEngines('find and count', (engine) => {
     expect(ids(await people.find({ _id: { $in: [/^b/] } }).toArray())).toEqual(['bob']);
   });
 
+  it('answers a filter on _id alone as a scan would: each document once, in insertion order, string and ObjectId ids never equal', async () => {
+    const oid = new ObjectId();
+    const keyed = (await engine.createDb()).collection('keyed');
+    await keyed.insertMany([
+      { _id: 'b', n: 1 },
+      { _id: oid, n: 2 },
+      { _id: oid.toHexString(), n: 3 },
+      { _id: 'a', n: 4 },
+    ]);
+    const ns = async (filter: Record<string, unknown>, options = {}) =>
+      (await keyed.find(filter, options).toArray()).map((doc) => doc.n);
+    expect(await ns({ _id: 'a' })).toEqual([4]);
+    expect(await ns({ _id: { $eq: oid } })).toEqual([2]);
+    expect(await ns({ _id: oid.toHexString() })).toEqual([3]);
+    expect(await ns({ _id: { $in: ['a', 'b', 'a', oid, 'nobody'] } })).toEqual([1, 2, 4]);
+    expect(await ns({ _id: { $in: ['a', 'b'] } }, { sort: { _id: -1 } })).toEqual([1, 4]);
+    expect(await ns({ _id: { $in: ['a', 'b'] } }, { skip: 1, limit: 1 })).toEqual([4]);
+    expect(await keyed.findOne({ _id: 'a' }, { projection: { n: 0 } })).toEqual({ _id: 'a' });
+    expect(await ns({ _id: { $in: [] } })).toEqual([]);
+  });
+
   it.each([
     ['ascending numbers, type order for the string', { age: 1 }, ['bob', 'ann', 'dee', 'cid']],
     ['descending with a tie-breaker', { active: -1, _id: 1 }, ['ann', 'dee', 'bob', 'cid']],

@@ -12,6 +12,9 @@ const LOGICAL = new Set(['$and', '$or', '$nor']);
  * dropped, so `cards.0.cvv` reaches the hidden `cards.cvv`.
  */
 function fieldPathOf(path: string): string {
+  const first = path.charCodeAt(0);
+  const plain = first !== 36 && !(first >= 48 && first <= 57); // neither `$` nor a digit first
+  if (plain && !path.includes('.')) return path;
   return path
     .split('.')
     .filter((segment) => !/^\d+$/.test(segment) && !segment.startsWith('$'))

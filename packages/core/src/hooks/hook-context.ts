@@ -1,19 +1,8 @@
 import { isPlainObject, type StoreCollection } from '@store/common';
 import { findResource } from '../config/resources';
+import { deepFreeze } from '../http/query-cache';
 import type { RequestContext } from '../model/context';
 import type { HookContext } from '../model/hooks';
-
-/**
- * Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as
- * they are); a frozen one was frozen whole already.
- */
-function deepFreeze<T>(value: T): T {
-  if ((Array.isArray(value) || isPlainObject(value)) && !Object.isFrozen(value)) {
-    for (const child of Object.values(value as object)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /**
  * The narrow context application code receives for `ctx`: the request's facts, the resource and

@@ -1,5 +1,5 @@
 import type { StoreDb } from '@store/common';
-import { compileQuery } from '@store/query';
+import type { CompiledQuery } from '@store/query';
 import { OPEN_GRANT } from '../access/grant';
 import { OPERATION_OF_METHOD } from '../access/rules';
 import type { RequestContext } from '../model/context';
@@ -9,18 +9,17 @@ import type { ResolvedStoreOptions } from '../model/options';
 import type { ResolvedResource, RouteMatch } from '../model/resource';
 
 /**
- * Builds the context of a matched request (with the session the handler looked up); throws the
- * query's 400 for a bad query string.
+ * Builds the context of a matched request, with its compiled query string (`QueryCache`) and the
+ * session the handler looked up.
  */
 export function createContext(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   db: StoreDb,
   route: RouteMatch,
+  query: CompiledQuery,
   session: RequestSession | null = null,
 ): RequestContext {
-  const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
-  const query = compileQuery(rawQuery, { defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
   const method = request.method.toUpperCase();
   return {
     request,

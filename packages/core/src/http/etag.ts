@@ -47,5 +47,7 @@ export function withEtag(
   if (!read && revision === undefined) return response;
   const etag = tagOf(response.body, revision);
   if (read && matches(request.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
-  return { ...response, headers: { ...response.headers, etag } };
+  // The answer's headers are its own (built by `respond`): added to, not copied per request.
+  response.headers.etag = etag;
+  return response;
 }

@@ -12,6 +12,7 @@ import { type StartedStorage, type StorageHandle, startStorage } from '../storag
 import { createContext } from './context';
 import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
 import { withEtag } from './etag';
+import { QueryCache } from './query-cache';
 import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
@@ -31,6 +32,7 @@ async function answerResource(
   options: ResolvedStoreOptions,
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
+  queries: QueryCache,
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
@@ -38,7 +40,7 @@ async function answerResource(
     const route = routeFor(match.kind, request.method);
     const started = await storage.current();
     const session = await findSession(request, started);
-    const base = createContext(request, options, started.db, match, session);
+    const base = createContext(request, options, started.db, match, queries.of(request), session);
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
     const result = await route(ctx);
@@ -57,6 +59,7 @@ async function answer(
   options: ResolvedStoreOptions,
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
+  queries: QueryCache,
 ): Promise<StoreResponse | null> {
   const plugin = pluginFor(request.path, options);
   const { cors } = options;
@@ -75,7 +78,7 @@ async function answer(
   const answered =
     (options.openapi === undefined ? null : answerApiDescription(request, options)) ??
     (plugin === undefined
-      ? await answerResource(request, options, storage, feed)
+      ? await answerResource(request, options, storage, feed, queries)
       : await answerPlugin(request, plugin, options, storage));
   if (answered === null) return null;
   const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
@@ -107,6 +110,7 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
     closing = true;
     return Promise.all([feed?.close(), storage.close()]).then(() => undefined);
   };
-  const handler = (request: StoreRequest) => answer(request, options, storage, feed);
+  const queries = new QueryCache({ defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
+  const handler = (request: StoreRequest) => answer(request, options, storage, feed, queries);
   return Object.assign(handler, { ready, close });
 }

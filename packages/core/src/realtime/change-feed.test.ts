@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { authorize } from '../access/grant';
 import { resolveStoreOptions } from '../config/options';
 import { createContext } from '../http/context';
+import { QueryCache } from '../http/query-cache';
 import { matchRoute } from '../http/router';
 import { requestFilter } from '../read/filters';
 import { changeOf, driverChangeSource, type WatchableDb } from '../storage/change-stream';
@@ -28,7 +29,8 @@ async function subscriber(path: string, userId?: string): Promise<Subscriber> {
     userId === undefined ? null : { user: { _id: userId }, expiresAt: new Date(Date.now() + 60_000) };
   const match = matchRoute(request.path, options);
   if (match === undefined) throw new Error(`no route ${path}`);
-  const ctx = await authorize(createContext(request, options, createEmbeddedDb(), match, session));
+  const query = new QueryCache(options).of(request);
+  const ctx = await authorize(createContext(request, options, createEmbeddedDb(), match, query, session));
   return new Subscriber(ctx, requestFilter(ctx), await loadMatching());
 }
 
