@@ -1,4 +1,4 @@
-import { isPlainObject, type StoreCollection } from '@store/common';
+import type { StoreCollection } from '@store/common';
 import { findResource } from '../config/resources';
 import { deepFreeze } from '../http/query-cache';
 import type { RequestContext } from '../model/context';
