@@ -338,12 +338,12 @@ export class EmbeddedCollection implements StoreCollection {
     return {
       toArray: async () => {
         this.#begin();
+        const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
+        const order = byId ? 'sortedById' : 'insertion';
         const exact = exactIdKeys(filter);
         if (exact !== undefined) {
-          const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
-          const found = this.#byKeys(exact, byId ? 'sortedById' : 'insertion');
           return readDocuments(
-            found.map(([, doc]) => doc),
+            this.#byKeys(exact, order).map(([, doc]) => doc),
             undefined,
             options,
           );
@@ -351,10 +351,7 @@ export class EmbeddedCollection implements StoreCollection {
         const compiled = compileFilter(filter, this.#indexes);
         const walked = this.#walk(filter, compiled, options);
         if (walked !== undefined) return readDocuments(walked, undefined, { ...options, sort: undefined });
-        const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
-        const matches = [...this.#matches(filter, compiled, byId ? 'sortedById' : 'insertion')].map(
-          ([, doc]) => doc,
-        );
+        const matches = [...this.#matches(filter, compiled, order)].map(([, doc]) => doc);
         return readDocuments(matches, compiled.near, options);
       },
     };

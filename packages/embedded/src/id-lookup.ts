@@ -87,17 +87,11 @@ const isKeyExactId = (value: unknown): boolean => typeof value === 'string' || i
  * matches, so the filter needs neither compiling nor testing. Undefined for any other filter.
  */
 export function exactIdKeys(filter: Document): Set<string> | undefined {
-  let only: unknown;
-  for (const field in filter) {
-    if (field !== '_id' || !Object.hasOwn(filter, field)) return undefined;
-    only = filter[field];
-  }
-  if (isKeyExactId(only)) return new Set([idKey(only)]);
-  if (!isPlainObject(only)) return undefined;
-  const operators = Object.keys(only);
-  if (operators.length !== 1) return undefined;
-  if (operators[0] === '$eq') return isKeyExactId(only.$eq) ? new Set([idKey(only.$eq)]) : undefined;
-  const values = only.$in;
-  if (operators[0] !== '$in' || !Array.isArray(values) || !values.every(isKeyExactId)) return undefined;
-  return new Set(values.map(idKey));
+  const fields = Object.keys(filter);
+  if (fields.length !== 1 || fields[0] !== '_id') return undefined;
+  const condition = filter._id;
+  const pinsOnly =
+    !isOperatorObject(condition) || Object.keys(condition).every((op) => op === '$eq' || op === '$in');
+  if (!pinsOnly || !pinnedValues(condition).every((values) => values.every(isKeyExactId))) return undefined;
+  return keysOfField('_id', condition, undefined);
 }

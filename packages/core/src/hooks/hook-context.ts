@@ -1,6 +1,5 @@
 import type { StoreCollection } from '@store/common';
 import { findResource } from '../config/resources';
-import { deepFreeze } from '../http/query-cache';
 import type { RequestContext } from '../model/context';
 import type { HookContext } from '../model/hooks';
 
@@ -35,7 +34,7 @@ export function hookContext(ctx: RequestContext): HookContext {
       collection: ctx.resource.collection,
       declared: ctx.resource.declared,
     }),
-    query: deepFreeze(ctx.query),
+    query: ctx.query,
     flags: ctx.flags,
     user: ctx.user,
     session: ctx.session,

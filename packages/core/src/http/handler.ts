@@ -79,7 +79,7 @@ async function answer(
     (options.openapi === undefined ? null : answerApiDescription(request, options)) ??
     (plugin === undefined
       ? await answerResource(request, options, storage, feed, queries)
-      : await answerPlugin(request, plugin, options, storage));
+      : await answerPlugin(request, plugin, options, storage, queries));
   if (answered === null) return null;
   const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.

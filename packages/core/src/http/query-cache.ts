@@ -2,7 +2,7 @@
  * Compiled query strings, kept by raw string: requests repeat a few query strings (the page a
  * UI asks for, its filters), and compiling one again costs more than looking it up. A compiled
  * query is shared by every request that sends its string, so it is deep-frozen when kept (hooks
- * receive it frozen anyway, `hooks/hook-context.ts`); a string that does not compile is not
+ * receive it as it is, `hooks/hook-context.ts`); a string that does not compile is not
  * kept, and throws its 400 every time. At most `QUERY_CACHE_SIZE` strings per store; past it
  * the one kept longest goes first.
  */
@@ -16,7 +16,7 @@ export const QUERY_CACHE_SIZE = 1000;
  * Freezes plain objects and arrays all the way down (ObjectIds, RegExps and Dates are left as
  * they are); a frozen one was frozen whole already.
  */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if ((Array.isArray(value) || isPlainObject(value)) && !Object.isFrozen(value)) {
     for (const child of Object.values(value as object)) deepFreeze(child);
     Object.freeze(value);

@@ -35,7 +35,11 @@ export interface RequestContext {
   readonly resource: ResolvedResource;
   /** The collection of `resource`. */
   readonly collection: StoreCollection;
-  /** The compiled query string (every route compiles it, so flags and bad parameters count everywhere). */
+  /**
+   * The compiled query string (every route compiles it, so flags and bad parameters count
+   * everywhere), deep-frozen: one object serves every request with the same string
+   * (`http/query-cache.ts`), and hooks receive it as it is.
+   */
   readonly query: CompiledQuery;
   /** `$$name=value` flags: never filters; for hooks and access rules. */
   readonly flags: CompiledQuery['flags'];

@@ -1,4 +1,4 @@
-import { compileQuery } from '@store/query';
+import type { QueryCache } from '../http/query-cache';
 import { renderError } from '../http/render-error';
 import { respond } from '../http/respond';
 import type { StoreRequest, StoreResponse } from '../model/http';
@@ -39,14 +39,11 @@ export async function answerPlugin(
   instance: PluginInstance,
   options: ResolvedStoreOptions,
   storage: StorageHandle,
+  queries: QueryCache,
 ): Promise<StoreResponse | null> {
   let response: StoreResponse | null;
   try {
-    const rawQuery = request.rawQuery.startsWith('?') ? request.rawQuery.slice(1) : request.rawQuery;
-    const { flags } = compileQuery(rawQuery, {
-      defaultLimit: options.defaultLimit,
-      maxLimit: options.maxLimit,
-    });
+    const { flags } = queries.of(request);
     const { plugins } = await storage.current();
     const runtime = plugins.find((started) => started.instance === instance)?.runtime;
     if (runtime === undefined) throw new Error('a configured plugin was not started');
