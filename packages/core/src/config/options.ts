@@ -133,7 +133,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     maxLimit,
     maxBulk,
     bodyLimit,
-    realtime: resolveRealtime(config.realtime),
+    realtime: resolveRealtime(config.realtime, bodyLimit),
     openapi: resolveOpenApi(config.openapi),
     maxTimeMS,
     timestamps,

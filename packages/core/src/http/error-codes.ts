@@ -36,6 +36,11 @@ export const ERROR_CODES = defineErrorCodes({
   database_unavailable: 503,
   /** More event streams open than `realtime.maxSubscribers` allows (with `Retry-After`). */
   too_many_subscribers: 503,
+  /**
+   * One client holds `realtime.maxStreamsPerClient` streams, or anonymous readers hold their
+   * whole share (with `Retry-After`).
+   */
+  too_many_streams: 429,
   /** A query ran past `maxTimeMS` on MongoDB. */
   query_timeout: 503,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */

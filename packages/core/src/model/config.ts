@@ -143,11 +143,24 @@ export interface ResourceConfig extends PluginResourceOptions {
 export interface RealtimeConfig {
   /**
    * Most open event streams per store; past it a new one is 503 `too_many_subscribers`.
-   * @default 1000
+   * @default 10000
    */
   maxSubscribers?: number;
   /**
-   * Seconds between the comment lines that keep an idle stream open through proxies.
+   * Most open event streams of one client: its session when signed in, else its address (see
+   * `trustedProxies`); past it a new one is 429 `too_many_streams`.
+   * @default 100
+   */
+  maxStreamsPerClient?: number;
+  /**
+   * The share of `maxSubscribers` kept for signed-in readers: anonymous streams together hold
+   * at most the rest; past it an anonymous one is 429 `too_many_streams`.
+   * @default 0.5
+   */
+  signedInShare?: number;
+  /**
+   * Seconds between the comment lines that keep an idle stream open through proxies; at each,
+   * streams whose session ended in another process end too.
    * @default 15
    */
   keepAliveSeconds?: number;
@@ -157,8 +170,15 @@ export interface RealtimeConfig {
    */
   replayEvents?: number;
   /**
-   * Bytes of events waiting for one slow reader; past it the stream ends with a `dropped` event.
-   * @default "256kb"
+   * Bytes of documents the replay window keeps (the oldest changes go first past it): bytes,
+   * or a size such as `"16mb"`.
+   * @default "16mb"
+   */
+  replayBytes?: number | string;
+  /**
+   * Bytes of events waiting for one slow reader; past it the stream ends with a `dropped`
+   * event. One event always fits into an empty queue, whatever its size.
+   * @default four times `bodyLimit` ("4mb")
    */
   maxQueuedBytes?: number | string;
 }

@@ -15,6 +15,11 @@ export type Operation = 'read' | 'create' | 'update' | 'delete';
 
 /** The live session a request carries (`Authorization: Bearer` or a cookie), as a plugin finds it. */
 export interface RequestSession {
+  /**
+   * What names this session among the user's (never its secret token): the streams opened with it
+   * end when a plugin reports it ended. A plugin that gives none ends streams by user only.
+   */
+  readonly id?: string;
   /** The signed-in user's document. */
   readonly user: Document;
   readonly expiresAt: Date;

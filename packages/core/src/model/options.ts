@@ -38,8 +38,11 @@ export interface ActivePlugin {
 /** `realtime` resolved: every limit of the change-event streams. */
 export interface ResolvedRealtime {
   readonly maxSubscribers: number;
+  readonly maxStreamsPerClient: number;
+  readonly signedInShare: number;
   readonly keepAliveSeconds: number;
   readonly replayEvents: number;
+  readonly replayBytes: number;
   readonly maxQueuedBytes: number;
 }
 

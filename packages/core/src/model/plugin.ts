@@ -9,6 +9,16 @@ import type { CompiledQuery } from '@store/query';
 import type { AccessConfig, RequestSession } from './hooks';
 import type { StoreLogger, StoreRequest } from './http';
 
+/**
+ * Sessions that ended (sign-out, sign-out everywhere, a block, a revocation): those named by
+ * id, and every session of the user with `userId`. Streams opened with one of them end at once.
+ */
+export interface EndedSessions {
+  readonly sessionIds?: readonly string[];
+  /** Every session of the user whose `_id` this is. */
+  readonly userId?: unknown;
+}
+
 /** What a plugin learns, at `createStore`, about the option it claims and the store. */
 export interface PluginSetupInput {
   /** The option's full name, for errors: `resources.user.auth`. */

@@ -6,10 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { storeError } from '../http/error-codes';
+import type { RequestSession } from '../model/hooks';
 import type { StoreLogger } from '../model/http';
 import type { ResolvedRealtime } from '../model/options';
+import type { EndedSessions } from '../model/plugin';
 import type { Change, NumberedChange } from './change';
 import { commentBytes, EventStream, eventBytes } from './event-stream';
+import { idKeyOf } from './equality-keys';
 import { localWrites } from './local-writes';
 import type { RenderCache, Subscriber } from './subscriber';
 import { SubscriberIndex } from './subscriber-index';
@@ -60,6 +63,7 @@ export class ChangeFeed {
   #closed = false;
 
   #sourceOf: ChangeSource | undefined;
+  #sessionCheck: ((sessions: readonly RequestSession[]) => Promise<readonly boolean[]>) | undefined;
 
   constructor(
     private readonly options: ResolvedRealtime,
@@ -239,6 +243,28 @@ export class ChangeFeed {
     );
   }
 
+  /**
+   * How sessions are checked at each keep-alive (ended in another process): the plugin that
+   * found them answers, for each, whether it is still live.
+   */
+  useSessionCheck(check: (sessions: readonly RequestSession[]) => Promise<readonly boolean[]>): void {
+    this.#sessionCheck = check;
+  }
+
+  /** Ends at once, with `dropped` `unauthorized`, the streams opened with a session that ended. */
+  endSessions(ended: EndedSessions): void {
+    const ids = new Set(ended.sessionIds ?? []);
+    const userKey = ended.userId === undefined ? undefined : idKeyOf(ended.userId);
+    for (const [subscriber, stream] of [...this.#streams]) {
+      const session = subscriber.ctx.session;
+      if (session === null) continue;
+      const named = session.id !== undefined && ids.has(session.id);
+      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey)) {
+        stream.end('dropped', SESSION_ENDED);
+      }
+    }
+  }
+
   /** Ends every stream and stops listening (the store is closing). */
   async close(): Promise<void> {
     this.#closed = true;
@@ -249,6 +275,8 @@ export class ChangeFeed {
     await this.#source?.stop?.();
   }
 }
+
+const SESSION_ENDED = { code: 'unauthorized', message: 'The session ended; sign in again.' };
 
 /** The `reset` event: changes were missed, read again; its id is where the stream now stands. */
 const eventReset = (id: string): Uint8Array =>
