@@ -1,8 +1,11 @@
 /**
- * The change feed of one store: numbers every change, keeps the last `replayEvents` for
- * reconnects, and hands each change to the subscribers of its collection that could match it.
- * Changes come from the store's own writes ({@link publishingDb}) and, on a MongoDB replica set,
- * from a change stream ({@link ChangeSource}) for other processes' writes.
+ * The change feed of one store: numbers every change, keeps the last ones for reconnects (the
+ * {@link ReplayLog}), and hands each change to the readers of its collection that could match
+ * it. Changes come from the store's own writes ({@link publishingDb}) and, on a MongoDB replica
+ * set, from a change stream ({@link ChangeSource}) for other processes' writes.
+ *
+ * Every event a reader gets, live or replayed, goes through its {@link Subscriber}'s check: its
+ * own collection, its filter, its access rule and soft delete, shown as its read would show it.
  */
 import { randomBytes } from 'node:crypto';
 import { storeError } from '../http/error-codes';
@@ -11,9 +14,10 @@ import type { StoreLogger } from '../model/http';
 import type { ResolvedRealtime } from '../model/options';
 import type { EndedSessions } from '../model/plugin';
 import type { Change, NumberedChange } from './change';
-import { commentBytes, EventStream, eventBytes } from './event-stream';
 import { idKeyOf } from './equality-keys';
+import { commentBytes, type EndReason, EventStream, eventBytes, positionBytes } from './event-stream';
 import { localWrites } from './local-writes';
+import { ReplayLog } from './replay-log';
 import type { RenderCache, Subscriber } from './subscriber';
 import { SubscriberIndex } from './subscriber-index';
 
@@ -23,17 +27,30 @@ export interface ChangeSource {
   start(publish: (change: Change) => void): Promise<(() => Promise<void>) | undefined>;
 }
 
-/** How long a collection stays watched after its last subscriber left: a reconnect within it resumes. */
+/** How long a collection stays watched after its last reader left: a reconnect within it resumes. */
 const LINGER_MS = 60_000;
 
 /** Seconds a client is told to wait when the store has no room for another stream. */
 const FULL_RETRY_AFTER_SECONDS = 5;
 
+const SESSION_ENDED: EndReason = {
+  type: 'dropped',
+  data: { code: 'unauthorized', message: 'The session ended; sign in again.' },
+};
+
+const SESSION_EXPIRED: EndReason = {
+  type: 'dropped',
+  data: { code: 'unauthorized', message: 'The session expired; sign in again.' },
+};
+
 interface Watch {
   readonly index: SubscriberIndex<Subscriber>;
-  /** The first seq published while this collection was (and has stayed) watched. */
-  watchedFrom: number;
-  /** When the collection stops being watched, once it has no subscriber; `0` while it has some. */
+  /**
+   * The seq this watch began at (a number of its own: no change carries it). Writes before it
+   * may not have been numbered (nobody watched), so an id before it cannot resume.
+   */
+  readonly since: number;
+  /** When the collection stops being watched, once it has no reader; `0` while it has some. */
   lingerUntil: number;
 }
 
@@ -43,9 +60,15 @@ interface SourceState {
   stop?: () => Promise<void>;
 }
 
-/** Where a reconnect resumes: the changes to replay, or `undefined` when the gap cannot be filled. */
-interface Resume {
-  readonly changes: readonly NumberedChange[];
+/** What the feed holds now (for tests and the bench). */
+export interface FeedUsage {
+  /** Open streams. */
+  readonly streams: number;
+  /** Bytes of rendered events waiting for their readers, over every stream. */
+  readonly queuedBytes: number;
+  /** Changes in the replay window, and the bytes of their documents. */
+  readonly replayChanges: number;
+  readonly replayBytes: number;
 }
 
 export class ChangeFeed {
@@ -53,30 +76,29 @@ export class ChangeFeed {
   readonly epoch = randomBytes(4).toString('hex');
   readonly #watches = new Map<string, Watch>();
   readonly #streams = new Map<Subscriber, EventStream>();
-  readonly #recent: NumberedChange[] = [];
+  readonly #log: ReplayLog;
   readonly #local = localWrites();
   #seq = 0;
   #timer: NodeJS.Timeout | undefined;
   #source: SourceState | undefined;
-  /** Per subscriber, events go out in order: an async render (`afterRead`) holds the ones after it. */
-  readonly #pending = new Map<Subscriber, Promise<void>>();
   #closed = false;
-
   #sourceOf: ChangeSource | undefined;
   #sessionCheck: ((sessions: readonly RequestSession[]) => Promise<readonly boolean[]>) | undefined;
 
   constructor(
     private readonly options: ResolvedRealtime,
     private readonly logger: StoreLogger,
-  ) {}
+  ) {
+    this.#log = new ReplayLog(options.replayEvents, options.replayBytes);
+  }
 
-  /** Listens to `source` too (from the first subscriber on): storage calls it once the database is open. */
+  /** Listens to `source` too (from the first reader on): storage calls it once the database is open. */
   useSource(source: ChangeSource): void {
     this.#sourceOf = source;
     if (this.#streams.size > 0) this.#startSource();
   }
 
-  /** Whether writes to `collection` must be published (someone subscribes, or did a moment ago). */
+  /** Whether writes to `collection` must be published (someone reads it, or did a moment ago). */
   watching(collection: string): boolean {
     const watch = this.#watches.get(collection);
     if (watch === undefined) return false;
@@ -100,68 +122,54 @@ export class ChangeFeed {
 
   #deliver(change: Change): void {
     const numbered: NumberedChange = { ...change, seq: ++this.#seq };
-    this.#recent.push(numbered);
-    if (this.#recent.length > this.options.replayEvents) this.#recent.shift();
+    this.#log.add(numbered);
     const watch = this.#watches.get(change.collection);
     if (watch === undefined) return;
+    const id = this.#eventId(numbered.seq);
     const cache: RenderCache = new Map();
     const candidates =
       change.before === undefined && change.after === null
         ? watch.index.all()
         : watch.index.candidates([change.before, change.after]);
-    for (const subscriber of candidates) this.#send(subscriber, numbered, cache);
-  }
-
-  #send(subscriber: Subscriber, change: NumberedChange, cache: RenderCache): void {
-    const stream = this.#streams.get(subscriber);
-    if (stream === undefined || stream.ended) return;
-    const type = subscriber.eventFor(change);
-    if (type === undefined) return;
-    const id = `${this.epoch}-${change.seq}`;
-    const queued = this.#pending.get(subscriber);
-    if (queued === undefined) {
-      const bytes = subscriber.render(change, type, id, cache);
-      if (bytes instanceof Promise) this.#chain(subscriber, stream, bytes);
-      else stream.write(bytes);
-      return;
+    for (const subscriber of candidates) {
+      const stream = this.#streams.get(subscriber);
+      const event = stream === undefined ? undefined : subscriber.live(numbered, id, cache);
+      if (event !== undefined) stream?.write(event);
     }
-    this.#chain(
-      subscriber,
-      stream,
-      queued.then(() => subscriber.render(change, type, id, cache)),
-    );
   }
 
-  #chain(subscriber: Subscriber, stream: EventStream, bytes: Promise<Uint8Array>): void {
-    const next = bytes.then(
-      (rendered) => stream.write(rendered),
-      (error: unknown) => {
-        this.logger.error('[@store/core] an event could not be rendered; its stream ends', error);
-        stream.end('dropped', { code: 'internal', message: 'An event could not be rendered; reconnect.' });
-      },
-    );
-    this.#pending.set(subscriber, next);
-    next.then(() => {
-      if (this.#pending.get(subscriber) === next) this.#pending.delete(subscriber);
-    });
+  #eventId(seq: number): string {
+    return `${this.epoch}-${seq}`;
   }
 
-  /** The changes after `lastEventId`, or `undefined` when some may be missing (another process, too old, unwatched). */
-  #resume(lastEventId: string, watch: Watch | undefined): Resume | undefined {
-    const [epoch, seqText] = lastEventId.split('-');
+  /**
+   * Catches a reconnecting reader up from `lastEventId`: one event per document of its list
+   * changed since, in the order of their last change. Returns the last seq it sent (the id's own
+   * when nothing changed), or `undefined` when some change may be missing: another process's or
+   * a previous run's id, an id from before the collection was watched, or changes that left the
+   * replay window.
+   */
+  #catchUp(subscriber: Subscriber, stream: EventStream, lastEventId: string, watch: Watch): number | undefined {
+    const [epoch, seqText, extra] = lastEventId.split('-');
     const seq = Number(seqText);
-    if (epoch !== this.epoch || !Number.isSafeInteger(seq) || seq < 0 || seq > this.#seq) return undefined;
-    // Writes before `watchedFrom` were not recorded (nobody watched): an id from then cannot resume.
-    if (watch === undefined || seq < watch.watchedFrom) return undefined;
-    const oldest = this.#recent[0]?.seq ?? this.#seq + 1;
-    if (seq + 1 < oldest) return undefined;
-    return { changes: this.#recent.filter((change) => change.seq > seq) };
+    if (epoch !== this.epoch || extra !== undefined || !Number.isSafeInteger(seq)) return undefined;
+    if (seq < watch.since || seq > this.#seq) return undefined;
+    const changed = this.#log.since(seq, subscriber.collection);
+    if (changed === undefined) return undefined;
+    let sent = seq;
+    for (const document of changed) {
+      const event = subscriber.catchUp(document, this.#eventId(document.last.seq));
+      if (event === undefined) continue;
+      stream.writeLater(event);
+      sent = document.last.seq;
+    }
+    return sent;
   }
 
   /**
    * Opens `subscriber`'s stream: 503 `too_many_subscribers` past `maxSubscribers`. With
-   * `lastEventId`, the changes since are replayed first, or a `reset` event says the client
-   * must read again.
+   * `lastEventId`, the reader is first caught up on what it missed, or gets a `reset` event
+   * (read the list again) when the store cannot be sure.
    */
   subscribe(subscriber: Subscriber, lastEventId: string | undefined): ReadableStream<Uint8Array> {
     if (this.#closed || this.#streams.size >= this.options.maxSubscribers) {
@@ -169,36 +177,38 @@ export class ChangeFeed {
         headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
       });
     }
-    const stream = new EventStream(this.options.maxQueuedBytes, () => this.#unsubscribe(subscriber));
-    const { collection } = subscriber;
-    const watched = this.watching(collection) ? this.#watches.get(collection) : undefined;
-    const watch = watched ?? {
-      index: new SubscriberIndex<Subscriber>(),
-      watchedFrom: this.#seq + 1,
-      lingerUntil: 0,
-    };
-    this.#watches.set(collection, watch);
+    const stream = new EventStream({
+      maxQueuedBytes: this.options.maxQueuedBytes,
+      onEnd: () => this.#unsubscribe(subscriber),
+      onRenderError: (error) =>
+        this.logger.error('[@store/core] an event could not be rendered; its stream ends', error),
+    });
+    const watch = this.#watch(subscriber.collection);
     this.#streams.set(subscriber, stream);
-    stream.write(commentBytes('connected'));
-    if (lastEventId !== undefined) {
-      const resume = this.#resume(lastEventId, watched);
-      if (resume === undefined) {
-        stream.write(eventReset(`${this.epoch}-${this.#seq}`));
-      } else {
-        const cache: RenderCache = new Map();
-        for (const change of resume.changes) this.#send(subscriber, change, cache);
-      }
-    }
     watch.index.add(subscriber);
     watch.lingerUntil = 0;
+    stream.write(commentBytes('connected'));
+    // From here to the end nothing awaits: no change can slip between the catch-up and live events.
+    const sent = lastEventId === undefined ? 0 : this.#catchUp(subscriber, stream, lastEventId, watch);
+    // The reader's place, so that a reconnect resumes from here even before any event arrived.
+    if (sent === undefined) stream.write(eventReset(this.#eventId(this.#seq)));
+    else if (sent < this.#seq) stream.write(positionBytes(this.#eventId(this.#seq)));
     this.#startTimer();
     this.#startSource();
     return stream.stream;
   }
 
+  /** The watch of `collection`, begun now when it has none (at a seq of its own). */
+  #watch(collection: string): Watch {
+    const watch = this.watching(collection) ? this.#watches.get(collection) : undefined;
+    if (watch !== undefined) return watch;
+    const started: Watch = { index: new SubscriberIndex<Subscriber>(), since: ++this.#seq, lingerUntil: 0 };
+    this.#watches.set(collection, started);
+    return started;
+  }
+
   #unsubscribe(subscriber: Subscriber): void {
     if (!this.#streams.delete(subscriber)) return;
-    this.#pending.delete(subscriber);
     const watch = this.#watches.get(subscriber.collection);
     watch?.index.delete(subscriber);
     if (watch !== undefined && watch.index.size === 0) watch.lingerUntil = Date.now() + LINGER_MS;
@@ -208,21 +218,71 @@ export class ChangeFeed {
     }
   }
 
-  /** One timer for every stream: a comment line each `keepAliveSeconds`, and the end of streams whose session expired. */
+  /** What the feed holds now: streams, bytes waiting for readers, the replay window. */
+  usage(): FeedUsage {
+    let queuedBytes = 0;
+    for (const stream of this.#streams.values()) queuedBytes += stream.queuedBytes;
+    const replay = this.#log.usage;
+    return {
+      streams: this.#streams.size,
+      queuedBytes,
+      replayChanges: replay.changes,
+      replayBytes: replay.bytes,
+    };
+  }
+
+  /**
+   * One timer for every stream: a comment line each `keepAliveSeconds`, and the end of streams
+   * whose session expired or ended elsewhere ({@link ChangeFeed.useSessionCheck}).
+   */
   #startTimer(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
       const now = Date.now();
       const comment = commentBytes('keep-alive');
-      for (const [subscriber, stream] of this.#streams) {
-        if (subscriber.expired(now)) {
-          stream.end('dropped', { code: 'unauthorized', message: 'The session expired; sign in again.' });
-        } else {
-          stream.write(comment);
-        }
+      for (const [subscriber, stream] of [...this.#streams]) {
+        if (subscriber.expired(now)) stream.end(SESSION_EXPIRED);
+        else stream.write(comment);
       }
+      this.#checkSessions();
     }, this.options.keepAliveSeconds * 1000);
     this.#timer.unref();
+  }
+
+  /** Whether a session check is under way: a keep-alive skips its check while one is. */
+  #checking = false;
+
+  /**
+   * Asks the session check (`useSessionCheck`) about the sessions of the open streams, each once
+   * (one call), and ends the streams of those no longer live. A failed check ends nothing.
+   */
+  #checkSessions(): void {
+    const check = this.#sessionCheck;
+    if (check === undefined || this.#checking) return;
+    const sessions = new Map<string | RequestSession, RequestSession>();
+    for (const subscriber of this.#streams.keys()) {
+      const { session } = subscriber.ctx;
+      if (session !== null) sessions.set(session.id ?? session, session);
+    }
+    if (sessions.size === 0) return;
+    const keys = [...sessions.keys()];
+    this.#checking = true;
+    check([...sessions.values()])
+      .then(
+        (live) => {
+          const ended = new Set(keys.filter((_, i) => live[i] !== true));
+          if (ended.size === 0) return;
+          for (const [subscriber, stream] of [...this.#streams]) {
+            const { session } = subscriber.ctx;
+            if (session !== null && ended.has(session.id ?? session)) stream.end(SESSION_ENDED);
+          }
+        },
+        (error: unknown) =>
+          this.logger.warn('[@store/core] the sessions of event streams could not be checked', error),
+      )
+      .finally(() => {
+        this.#checking = false;
+      });
   }
 
   #startSource(): void {
@@ -259,9 +319,7 @@ export class ChangeFeed {
       const session = subscriber.ctx.session;
       if (session === null) continue;
       const named = session.id !== undefined && ids.has(session.id);
-      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey)) {
-        stream.end('dropped', SESSION_ENDED);
-      }
+      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey)) stream.end(SESSION_ENDED);
     }
   }
 
@@ -275,8 +333,6 @@ export class ChangeFeed {
     await this.#source?.stop?.();
   }
 }
-
-const SESSION_ENDED = { code: 'unauthorized', message: 'The session ended; sign in again.' };
 
 /** The `reset` event: changes were missed, read again; its id is where the stream now stands. */
 const eventReset = (id: string): Uint8Array =>

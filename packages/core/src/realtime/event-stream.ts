@@ -1,7 +1,17 @@
 /**
  * One subscriber's Server-Sent Events stream: a web `ReadableStream` of bytes (every adapter
- * writes one), with a bounded queue. A reader that falls behind by more than `maxQueuedBytes`
- * gets a final `dropped` event and the stream ends: memory per subscriber stays bounded.
+ * writes one) over a queue of its own, handed to the reader one event per read.
+ *
+ * - Events in the queue go out in the order they were written, whether already rendered
+ *   (bytes), being rendered (`afterRead` makes a render a promise) or rendered when read (a
+ *   replay's events: {@link EventStream.writeLater}).
+ * - The bytes waiting are bounded: an event that would take them past `maxQueuedBytes` ends the
+ *   stream with a final `dropped` event instead (`slow_consumer`), and the reader resumes with
+ *   `Last-Event-ID`. One event always fits into an empty queue, whatever its size, so a reader
+ *   that keeps up is never dropped for a large document. A replay's events count only once
+ *   rendered: they hold documents the replay window holds anyway.
+ * - Once it ends (dropped, closed, cancelled by the reader), the queue is let go at once and
+ *   `onEnd` runs: nothing of a gone reader stays.
  */
 
 const encoder = new TextEncoder();
@@ -12,27 +22,54 @@ export function eventBytes(type: string, data: unknown, id?: string): Uint8Array
   return encoder.encode(`${idLine}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/**
+ * An `id:` alone: no event, but `EventSource` takes it as the last event id, so a reconnect
+ * resumes from there (the reader's place when it connected, or after its catch-up).
+ */
+export const positionBytes = (id: string): Uint8Array => encoder.encode(`id: ${id}\n\n`);
+
 /** A comment line: ignored by `EventSource`, it keeps proxies from closing an idle stream. */
 export const commentBytes = (text: string): Uint8Array => encoder.encode(`: ${text}\n\n`);
 
+/** An event as the queue holds it. */
+type Queued = Uint8Array | Promise<Uint8Array> | (() => Uint8Array | Promise<Uint8Array>);
+
+/** Why a stream ended early, sent as its last event. */
+export interface EndReason {
+  readonly type: string;
+  readonly data: { readonly code: string; readonly message: string };
+}
+
 export class EventStream {
   readonly stream: ReadableStream<Uint8Array>;
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  readonly #maxQueuedBytes: number;
+  readonly #onEnd: () => void;
+  readonly #onRenderError: (error: unknown) => void;
+  #queue: Queued[] = [];
+  /** Bytes of rendered events waiting in `#queue`. */
+  #queuedBytes = 0;
+  /** Wakes a read waiting for the next event. */
+  #wake: (() => void) | undefined;
+  /** No more writes: what is queued (a last event at most) goes out, then the stream closes. */
   #ended = false;
+  /** Bumped when the queue is let go: a render finishing after that is not counted. */
+  #generation = 0;
 
-  /** `onEnd` runs once, when the stream ends for any reason (closed, dropped, cancelled by the reader). */
-  constructor(
-    private readonly maxQueuedBytes: number,
-    private readonly onEnd: () => void,
-  ) {
+  /**
+   * `onEnd` runs once, when the stream ends for any reason (closed, dropped, cancelled by the
+   * reader); `onRenderError` gets the error of a render that failed (the stream then ends).
+   */
+  constructor(options: {
+    readonly maxQueuedBytes: number;
+    readonly onEnd: () => void;
+    readonly onRenderError: (error: unknown) => void;
+  }) {
+    this.#maxQueuedBytes = options.maxQueuedBytes;
+    this.#onEnd = options.onEnd;
+    this.#onRenderError = options.onRenderError;
     this.stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: () => this.#finish(),
-      },
-      { highWaterMark: maxQueuedBytes, size: (chunk) => chunk.byteLength },
+      { pull: (controller) => this.#pull(controller), cancel: () => this.#finish([]) },
+      { highWaterMark: 0 },
     );
   }
 
@@ -40,32 +77,95 @@ export class EventStream {
     return this.#ended;
   }
 
-  /** Queues `bytes`; past the bound, ends the stream with a `dropped` event instead. */
-  write(bytes: Uint8Array): void {
-    const controller = this.#controller;
-    if (this.#ended || controller === undefined) return;
-    if ((controller.desiredSize ?? 0) < bytes.byteLength) {
-      this.end('dropped', {
-        code: 'slow_consumer',
-        message: `The reader fell more than ${this.maxQueuedBytes} bytes behind; reconnect to resume.`,
-      });
-      return;
+  /** Bytes of rendered events waiting for the reader. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
+  /** Queues an event (rendered, or being rendered); past the bound, ends the stream with `dropped` instead. */
+  write(event: Uint8Array | Promise<Uint8Array>): void {
+    if (this.#ended) return;
+    if (event instanceof Uint8Array) {
+      if (!this.#count(event.byteLength)) return;
+    } else {
+      const generation = this.#generation;
+      // Counted once rendered; a read awaiting the same promise un-counts it after this runs.
+      event.then(
+        (bytes) => generation === this.#generation && this.#count(bytes.byteLength),
+        () => undefined,
+      );
     }
-    controller.enqueue(bytes);
+    this.#push(event);
   }
 
-  /** Ends the stream, after a last event when given (past the bound: it is the reader's last). */
-  end(type?: string, data?: unknown): void {
-    const controller = this.#controller;
-    if (this.#ended || controller === undefined) return;
-    if (type !== undefined) controller.enqueue(eventBytes(type, data));
-    controller.close();
-    this.#finish();
+  /** Queues an event rendered only when the reader gets to it (a replay's). */
+  writeLater(render: () => Uint8Array | Promise<Uint8Array>): void {
+    if (!this.#ended) this.#push(render);
   }
 
-  #finish(): void {
+  /** Ends the stream: what is queued is let go, `reason` (when given) is the reader's last event. */
+  end(reason?: EndReason): void {
+    if (this.#ended) return;
+    this.#finish(reason === undefined ? [] : [eventBytes(reason.type, reason.data)]);
+    this.#wake?.();
+  }
+
+  #count(bytes: number): boolean {
+    if (this.#queuedBytes > 0 && this.#queuedBytes + bytes > this.#maxQueuedBytes) {
+      this.end({
+        type: 'dropped',
+        data: {
+          code: 'slow_consumer',
+          message: `The reader fell more than ${this.#maxQueuedBytes} bytes behind; reconnect to resume.`,
+        },
+      });
+      return false;
+    }
+    this.#queuedBytes += bytes;
+    return true;
+  }
+
+  #push(event: Queued): void {
+    this.#queue.push(event);
+    this.#wake?.();
+  }
+
+  /** Hands the reader its next event, waiting for one; closes once ended and emptied. */
+  async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    for (;;) {
+      const next = this.#queue.shift();
+      if (next === undefined) {
+        if (this.#ended) return controller.close();
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve;
+        });
+        this.#wake = undefined;
+        continue;
+      }
+      const generation = this.#generation;
+      let bytes: Uint8Array;
+      try {
+        bytes = typeof next === 'function' ? await next() : await next;
+      } catch (error) {
+        this.end({
+          type: 'dropped',
+          data: { code: 'internal', message: 'An event could not be rendered; reconnect.' },
+        });
+        this.#onRenderError(error);
+        continue;
+      }
+      if (generation !== this.#generation) continue;
+      if (typeof next !== 'function') this.#queuedBytes -= bytes.byteLength;
+      return controller.enqueue(bytes);
+    }
+  }
+
+  #finish(last: Uint8Array[]): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.onEnd();
+    this.#generation++;
+    this.#queue = last;
+    this.#queuedBytes = 0;
+    this.#onEnd();
   }
 }

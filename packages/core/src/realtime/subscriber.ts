@@ -6,10 +6,11 @@ import type { Document } from '@store/common';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
 import type { EventType, NumberedChange } from './change';
+import type { DocumentChanges } from './replay-log';
 import { type EqualityClause, equalityClause } from './equality-keys';
 import { eventBytes } from './event-stream';
 
-/** Rendered events of one change, shared by subscribers that see documents the same way. */
+/** Rendered events of one change, shared by readers that see documents the same way. */
 export type RenderCache = Map<string, Uint8Array>;
 
 /**
@@ -62,24 +63,54 @@ export class Subscriber {
   }
 
   /**
-   * The event this subscriber gets for `change`: `created`/`updated` when the document matches
-   * after the write, `deleted` when it matched before and no longer does (or is gone). When the
-   * document before is unknown (another process's write on a change stream without pre-images),
-   * `deleted` goes only to subscribers that could still read the document, or that read everything.
+   * The event of a live change, checked then rendered (`undefined`: none for this reader):
+   * `created`/`updated` when the document matches after the write, `deleted` when it matched
+   * before and no longer does (or is gone). When the document before is unknown (another
+   * process's write on a change stream without pre-images), `deleted` goes only to readers that
+   * could still read the document, or that read everything. `cache` shares the bytes of this
+   * change between readers that see documents the same way.
    */
-  eventFor(change: NumberedChange): EventType | undefined {
+  live(change: NumberedChange, id: string, cache: RenderCache): Uint8Array | Promise<Uint8Array> | undefined {
     const { kind, before, after } = change;
-    if (after !== null && this.#matches(after)) return kind === 'insert' ? 'created' : 'updated';
+    if (after !== null && this.#matches(after)) {
+      return this.#render(kind === 'insert' ? 'created' : 'updated', change.id, after, id, cache);
+    }
     if (kind === 'insert') return undefined;
-    if (before !== undefined) return before !== null && this.#matches(before) ? 'deleted' : undefined;
-    const couldRead = after === null ? this.#openAccess : this.#readable(after);
-    return couldRead ? 'deleted' : undefined;
+    const sawBefore =
+      before === undefined
+        ? after === null
+          ? this.#openAccess
+          : this.#readable(after)
+        : before !== null && this.#matches(before);
+    return sawBefore ? this.#render('deleted', change.id, null, id, cache) : undefined;
   }
 
-  /** The bytes of `type` for `change` as this subscriber reads the document (`afterRead` may make it async). */
-  render(
-    change: NumberedChange,
+  /**
+   * The event that catches a reconnecting reader up on one document (checked now, with the
+   * reader's access now; rendered when the reader gets to it): its current state when it
+   * matches (`created` when it did not exist at the reader's id), else `deleted` when the
+   * version the reader could last have seen, or the document's last version, matches now.
+   * Never an older version.
+   */
+  catchUp({ first, last }: DocumentChanges, id: string): (() => Uint8Array | Promise<Uint8Array>) | undefined {
+    const now = last.after;
+    if (now !== null && this.#matches(now)) {
+      const type = first.kind === 'insert' ? 'created' : 'updated';
+      return () => this.#render(type, last.id, now, id, new Map());
+    }
+    const lastVersion = now ?? last.before;
+    const versions = [first.before, lastVersion];
+    const known = versions.filter((doc): doc is Document => doc !== null && doc !== undefined);
+    const couldSee =
+      known.length > 0 ? known.some((doc) => this.#matches(doc)) : lastVersion === undefined && this.#openAccess;
+    return couldSee ? () => this.#render('deleted', last.id, null, id, new Map()) : undefined;
+  }
+
+  /** The bytes of `type` for the document as this reader reads it (`afterRead` may make it async). */
+  #render(
     type: EventType,
+    documentId: unknown,
+    doc: Document | null,
     id: string,
     cache: RenderCache,
   ): Uint8Array | Promise<Uint8Array> {
@@ -91,9 +122,8 @@ export class Subscriber {
       if (key !== undefined) cache.set(key, bytes);
       return bytes;
     };
-    if (type === 'deleted') return done({ _id: change.id });
+    if (doc === null) return done({ _id: documentId });
     const { projection } = this.ctx.query;
-    const doc = change.after as Document;
     const shown = presentOne(this.ctx, projection === undefined ? doc : this.#project(doc, projection));
     return shown instanceof Promise ? shown.then(done) : done(shown);
   }

@@ -17,6 +17,11 @@ export interface EventClient {
   readonly events: StreamEvent[];
   /** Comment lines received so far (`connected`, `keep-alive`). */
   readonly comments: string[];
+  /**
+   * The id a browser's `EventSource` would send as `Last-Event-ID` on reconnecting: the last
+   * `id:` line received, with an event or alone (the reader's place).
+   */
+  readonly lastEventId: string | undefined;
   /** Resolves when `count` events arrived; fails the test after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<StreamEvent[]>;
   /** Resolves when the server ended the stream. */
@@ -29,7 +34,8 @@ export interface EventClient {
   close(): void;
 }
 
-function parseBlock(block: string, events: StreamEvent[], comments: string[]): void {
+/** Parses one block; returns its `id:` (with or without an event), if any. */
+function parseBlock(block: string, events: StreamEvent[], comments: string[]): string | undefined {
   let id: string | undefined;
   let event = 'message';
   const data: string[] = [];
@@ -40,6 +46,7 @@ function parseBlock(block: string, events: StreamEvent[], comments: string[]): v
     else if (line.startsWith('data: ')) data.push(line.slice(6));
   }
   if (data.length > 0) events.push({ id, event, data: JSON.parse(data.join('\n')) });
+  return id;
 }
 
 /** Opens `url` with `Accept: text/event-stream` and reads it in the background. */
@@ -53,6 +60,7 @@ export async function openEvents(url: string, headers: Record<string, string> = 
   const comments: string[] = [];
   const waiters = new Set<() => void>();
   let paused: { done: Promise<void>; resume(): void } | undefined;
+  let lastEventId: string | undefined;
   const streaming =
     response.ok && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
   const ended = (async () => {
@@ -65,7 +73,7 @@ export async function openEvents(url: string, headers: Record<string, string> = 
         buffered += decoder.decode(chunk, { stream: true });
         let end = buffered.indexOf('\n\n');
         while (end !== -1) {
-          parseBlock(buffered.slice(0, end), events, comments);
+          lastEventId = parseBlock(buffered.slice(0, end), events, comments) ?? lastEventId;
           buffered = buffered.slice(end + 2);
           end = buffered.indexOf('\n\n');
         }
@@ -80,6 +88,9 @@ export async function openEvents(url: string, headers: Record<string, string> = 
     headers: response.headers,
     events,
     comments,
+    get lastEventId() {
+      return lastEventId;
+    },
     ended,
     text: () => response.text(),
     close: () => controller.abort(),
