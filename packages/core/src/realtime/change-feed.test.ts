@@ -3,67 +3,19 @@ import type { Document } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
 import { ObjectId } from 'bson';
 import { describe, expect, it, vi } from 'vitest';
-import { authorize } from '../access/grant';
-import { resolveStoreOptions } from '../config/options';
-import { createContext } from '../http/context';
-import { QueryCache } from '../http/query-cache';
-import { matchRoute } from '../http/router';
-import { requestFilter } from '../read/filters';
 import { changeOf, driverChangeSource, type WatchableDb } from '../storage/change-stream';
 import type { Change } from './change';
 import { ChangeFeed } from './change-feed';
+import {
+  eventsOf,
+  lastId,
+  options,
+  queued,
+  queuedText,
+  realtime,
+  subscriber,
+} from './feed-fixtures.test-support';
 import { publishingDb } from './publishing-db';
-import { loadMatching, Subscriber } from './subscriber';
-
-const options = resolveStoreOptions({
-  resources: { notes: { access: 'owner' }, posts: { access: 'public' } },
-  logger: { error: vi.fn(), warn: vi.fn() },
-});
-const realtime = options.realtime as NonNullable<typeof options.realtime>;
-
-/** A subscriber of `path` (`/notes?...`) for user `userId` (or nobody). */
-async function subscriber(path: string, userId?: string): Promise<Subscriber> {
-  const [pathname, rawQuery = ''] = path.split('?');
-  const request = { method: 'GET', path: pathname as string, rawQuery, headers: {} };
-  const session =
-    userId === undefined ? null : { user: { _id: userId }, expiresAt: new Date(Date.now() + 60_000) };
-  const match = matchRoute(request.path, options);
-  if (match === undefined) throw new Error(`no route ${path}`);
-  const query = new QueryCache(options).of(request);
-  const ctx = await authorize(createContext(request, options, createEmbeddedDb(), match, query, session));
-  return new Subscriber(ctx, requestFilter(ctx), await loadMatching());
-}
-
-/** Reads what a stream has queued so far, as text. */
-async function queuedText(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.getReader();
-  let text = '';
-  for (;;) {
-    const next = await Promise.race([
-      reader.read(),
-      new Promise<undefined>((r) => setTimeout(() => r(undefined), 20)),
-    ]);
-    if (next === undefined || next.done) break;
-    text += new TextDecoder().decode(next.value);
-  }
-  reader.releaseLock();
-  return text;
-}
-
-/** The last `id:` of a stream's text. */
-const lastId = (text: string) => [...text.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
-
-/** Reads what a stream has queued so far, as event types and ids. */
-async function queued(stream: ReadableStream<Uint8Array>): Promise<string[]> {
-  return eventsOf(await queuedText(stream));
-}
-
-function eventsOf(text: string): string[] {
-  return [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map(([, type, data]) => {
-    const id = (JSON.parse(data as string) as { _id?: unknown })._id;
-    return id === undefined ? (type as string) : `${type} ${id}`;
-  });
-}
 
 const note = (id: string, owner: string, extra: Document = {}) => ({ _id: id, user_id: owner, ...extra });
 const post = (id: string): Change => ({

@@ -149,7 +149,12 @@ export class ChangeFeed {
    * a previous run's id, an id from before the collection was watched, or changes that left the
    * replay window.
    */
-  #catchUp(subscriber: Subscriber, stream: EventStream, lastEventId: string, watch: Watch): number | undefined {
+  #catchUp(
+    subscriber: Subscriber,
+    stream: EventStream,
+    lastEventId: string,
+    watch: Watch,
+  ): number | undefined {
     const [epoch, seqText, extra] = lastEventId.split('-');
     const seq = Number(seqText);
     if (epoch !== this.epoch || extra !== undefined || !Number.isSafeInteger(seq)) return undefined;
@@ -319,7 +324,8 @@ export class ChangeFeed {
       const session = subscriber.ctx.session;
       if (session === null) continue;
       const named = session.id !== undefined && ids.has(session.id);
-      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey)) stream.end(SESSION_ENDED);
+      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey))
+        stream.end(SESSION_ENDED);
     }
   }
 

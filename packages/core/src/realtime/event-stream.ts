@@ -5,11 +5,12 @@
  * - Events in the queue go out in the order they were written, whether already rendered
  *   (bytes), being rendered (`afterRead` makes a render a promise) or rendered when read (a
  *   replay's events: {@link EventStream.writeLater}).
- * - The bytes waiting are bounded: an event that would take them past `maxQueuedBytes` ends the
+ * - The bytes waiting are bounded: an event written while `maxQueuedBytes` already wait ends the
  *   stream with a final `dropped` event instead (`slow_consumer`), and the reader resumes with
- *   `Last-Event-ID`. One event always fits into an empty queue, whatever its size, so a reader
- *   that keeps up is never dropped for a large document. A replay's events count only once
- *   rendered: they hold documents the replay window holds anyway.
+ *   `Last-Event-ID`. Below the bound any event fits, whatever its size, so a reader that keeps
+ *   up is never dropped for a large document (a stream holds at most the bound plus one event).
+ *   A replay's events count only once rendered: they hold documents the replay window holds
+ *   anyway.
  * - Once it ends (dropped, closed, cancelled by the reader), the queue is let go at once and
  *   `onEnd` runs: nothing of a gone reader stays.
  */
@@ -110,8 +111,9 @@ export class EventStream {
     this.#wake?.();
   }
 
+  /** Counts `bytes` more waiting; ends the stream instead when `maxQueuedBytes` already wait. */
   #count(bytes: number): boolean {
-    if (this.#queuedBytes > 0 && this.#queuedBytes + bytes > this.#maxQueuedBytes) {
+    if (this.#queuedBytes >= this.#maxQueuedBytes) {
       this.end({
         type: 'dropped',
         data: {

@@ -5,8 +5,9 @@
  * resume. A reconnect reads only its own collection's changes, grouped by document
  * ({@link ReplayLog.since}).
  */
-import { calculateObjectSize } from 'bson';
+
 import type { Document } from '@store/common';
+import { calculateObjectSize } from 'bson';
 import type { NumberedChange } from './change';
 import { idKeyOf } from './equality-keys';
 

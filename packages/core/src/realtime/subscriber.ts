@@ -6,9 +6,9 @@ import type { Document } from '@store/common';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
 import type { EventType, NumberedChange } from './change';
-import type { DocumentChanges } from './replay-log';
 import { type EqualityClause, equalityClause } from './equality-keys';
 import { eventBytes } from './event-stream';
+import type { DocumentChanges } from './replay-log';
 
 /** Rendered events of one change, shared by readers that see documents the same way. */
 export type RenderCache = Map<string, Uint8Array>;
@@ -92,7 +92,10 @@ export class Subscriber {
    * version the reader could last have seen, or the document's last version, matches now.
    * Never an older version.
    */
-  catchUp({ first, last }: DocumentChanges, id: string): (() => Uint8Array | Promise<Uint8Array>) | undefined {
+  catchUp(
+    { first, last }: DocumentChanges,
+    id: string,
+  ): (() => Uint8Array | Promise<Uint8Array>) | undefined {
     const now = last.after;
     if (now !== null && this.#matches(now)) {
       const type = first.kind === 'insert' ? 'created' : 'updated';
@@ -102,7 +105,9 @@ export class Subscriber {
     const versions = [first.before, lastVersion];
     const known = versions.filter((doc): doc is Document => doc !== null && doc !== undefined);
     const couldSee =
-      known.length > 0 ? known.some((doc) => this.#matches(doc)) : lastVersion === undefined && this.#openAccess;
+      known.length > 0
+        ? known.some((doc) => this.#matches(doc))
+        : lastVersion === undefined && this.#openAccess;
     return couldSee ? () => this.#render('deleted', last.id, null, id, new Map()) : undefined;
   }
 
