@@ -15,7 +15,10 @@ const ROOMS = 10;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 describe('1,000 subscribers on one store', () => {
-  const store = createStore({ realtime: { maxSubscribers: SUBSCRIBERS } });
+  // Every stream comes from one anonymous address: the per-client cap and the signed-in share step aside.
+  const store = createStore({
+    realtime: { maxSubscribers: SUBSCRIBERS, maxStreamsPerClient: SUBSCRIBERS + 1, signedInShare: 0 },
+  });
   const server = createServer(express().use('/api', store));
   const served = { url: '' };
   let streams: Awaited<ReturnType<typeof openEvents>>[] = [];

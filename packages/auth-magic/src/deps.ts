@@ -1,4 +1,5 @@
 import { type CollectionIndex, ensureIndexes, type IndexOptions, type IndexSpec } from '@store/common';
+import type { PluginStoreSeams } from '@store/core';
 import type { AuthDb } from './db';
 import type { ResolvedAuthOptions } from './resolved-options';
 
@@ -6,11 +7,16 @@ import type { ResolvedAuthOptions } from './resolved-options';
 export interface AuthDeps {
   readonly db: AuthDb;
   readonly options: ResolvedAuthOptions;
+  /** The store's seams, when the flows run inside one: sessions they end end their event streams. */
+  readonly seams?: PluginStoreSeams;
 }
 
-/** Bundles a database and resolved options (from `resolveAuthOptions()`) for the flows. */
-export function createAuthDeps(db: AuthDb, options: ResolvedAuthOptions): AuthDeps {
-  return Object.freeze({ db, options });
+/**
+ * Bundles a database and resolved options (from `resolveAuthOptions()`) for the flows, and the
+ * store's `seams` when they run inside one (the plugin passes those `start` receives).
+ */
+export function createAuthDeps(db: AuthDb, options: ResolvedAuthOptions, seams?: PluginStoreSeams): AuthDeps {
+  return Object.freeze(seams === undefined ? { db, options } : { db, options, seams });
 }
 
 const ready = new WeakMap<AuthDeps, Promise<void>>();

@@ -11,7 +11,7 @@ export { inspectLink, type LinkInspection } from './flows/inspect-link';
 export { type PollLinkResult, pollLinkStatus } from './flows/poll-link-status';
 export { type RequestCodeInput, requestCode, type SentResult } from './flows/request-code';
 export { type RequestLinkInput, type RequestLinkResult, requestLink } from './flows/request-link';
-export { getSession, logout } from './flows/session-flows';
+export { getSession, logout, logoutEverywhere } from './flows/session-flows';
 export { type VerifyCodeInput, verifyCode } from './flows/verify-code';
 export type { UserAuthConfig } from './http/options';
 export { findRequestSession, type MagicAuthInstance, magicAuth } from './http/plugin';
@@ -42,7 +42,9 @@ export { generateCode, generateToken, hashSecret } from './secrets';
 export { type HeaderBag, sessionCookie, sessionTokenFromHeaders } from './session-http';
 export {
   type AuthSession,
+  checkSessions,
   createSession,
+  type FoundSession,
   findSession,
   revokeSession,
   revokeUserSessions,

@@ -4,7 +4,10 @@ import type { MagicEmailOptions, MailerOption } from './mail-types';
 
 /** What the flows know about the HTTP request, passed through to hooks. Never used for links. */
 export interface AuthRequest {
-  /** Client IP, as the host's proxy settings determined it. Used by the per-IP limit. */
+  /**
+   * Client IP, as the host's proxy settings (or the store's `trustedProxies`) determined it. Used
+   * by the per-IP limit.
+   */
   ip?: string | null;
   /** `User-Agent` header, shown on the confirmation page. */
   userAgent?: string | null;

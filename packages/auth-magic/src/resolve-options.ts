@@ -88,5 +88,6 @@ export function resolveAuthOptions(options: AuthOptions = {}): ResolvedAuthOptio
         : (optionalFunction<(user: AuthDocument) => boolean>('isBlocked', options.isBlocked) ?? blockedField),
     logger,
     clock,
+    clientAddress: (request) => request.ip ?? '',
   };
 }

@@ -1,3 +1,4 @@
+import type { StoreRequest } from '@store/core';
 import type { AuthDocument } from './db';
 import type { MailPart, MailTransport } from './mail-types';
 import type { AuthHook, AuthLogger } from './options';
@@ -68,4 +69,10 @@ export interface ResolvedAuthOptions {
   isBlocked: ((user: AuthDocument) => boolean) | null;
   logger: AuthLogger;
   clock: () => Date;
+  /**
+   * The client's address of a request to an auth route, for the per-IP send limit, the guess
+   * limit and hooks: the store's (`trustedProxies` applied) under `createStore`; `request.ip`
+   * on its own.
+   */
+  clientAddress: (request: StoreRequest) => string;
 }

@@ -1,4 +1,4 @@
-import { clientKey } from './client-key';
+import { addressKey } from '@store/core';
 import type { AuthDeps } from './deps';
 import { AuthError } from './errors';
 import { hitRateLimit, type RateHit } from './rate-limit';
@@ -11,7 +11,8 @@ export interface SendLimits {
 }
 
 /**
- * Takes one request from the client's limit (IPv4 address, IPv6 /64; a refusal is thrown) and
+ * Takes one request from the client's limit (its address as core keys it: IPv4 address, IPv6 /64,
+ * read through the store's `trustedProxies`; a refusal is thrown) and
  * one mail from the address's quota of this strategy (`quota` names it). A spent address quota
  * is returned, not thrown: the caller may extend the newest live secret instead of sending.
  */
@@ -23,7 +24,7 @@ export async function takeSendLimits(
 ): Promise<SendLimits> {
   const { perIp, perAddress } = deps.options.rateLimit;
   if (perIp !== null && typeof ip === 'string' && ip !== '') {
-    await hitRateLimit(deps, 'ip', clientKey(ip), perIp);
+    await hitRateLimit(deps, 'ip', addressKey(ip), perIp);
   }
   if (perAddress === null) return { mail: null, refusal: null };
   try {

@@ -10,7 +10,7 @@ import {
   revokeUserSessions,
   verifyCode,
 } from '../src/index';
-import { harness, refusal } from './support/harness';
+import { countedDb, harness, refusal } from './support/harness';
 
 const ADA = 'ada@example.test';
 
@@ -129,31 +129,12 @@ describeEngines('sessions', (engine) => {
 
   it('looks a session up by one equality on its indexed hash, however many sessions exist', async () => {
     const t = await signedIn();
-    const calls: { collection: string; method: string; filter: unknown }[] = [];
-    const db = {
-      collection(name: string) {
-        const collection = t.db.collection(name);
-        return new Proxy(collection, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (typeof value !== 'function') return value;
-            return (...args: unknown[]) => {
-              calls.push({ collection: name, method: String(property), filter: args[0] });
-              return value.apply(target, args);
-            };
-          },
-        });
-      },
-    } as unknown as typeof t.db;
+    const { db, calls } = countedDb(t.db);
     const counted = { db, options: t.options };
     const lookups = async () => {
       calls.length = 0;
       expect(await findSession(counted, t.session.token)).not.toBeNull();
-      return calls.map(({ collection, method, filter }) => ({
-        collection,
-        method,
-        keys: Object.keys(filter as object),
-      }));
+      return [...calls];
     };
     const few = await lookups();
     const others = Array.from({ length: 1000 }, () => ({

@@ -7,8 +7,10 @@
 
 export { resolveStoreOptions } from './config/options';
 export { findResource } from './config/resources';
+export { type ClientRequest, clientAddress, clientKeyOf } from './http/client-key';
 export { ERROR_CODES, type ErrorCode, storeError } from './http/error-codes';
 export { createStoreHandler } from './http/handler';
+export { addressKey } from './http/ip-address';
 export { writeNodeResponse } from './http/node-response';
 export { isJsonContentType, parseJsonBody } from './http/parse-body';
 export { receiveBody } from './http/read-body';
@@ -41,8 +43,9 @@ export type {
   StoreRequestHeaders,
   StoreResponse,
 } from './model/http';
-export type { ResolvedStoreOptions } from './model/options';
+export type { ResolvedStoreOptions, TrustedProxies } from './model/options';
 export type {
+  EndedSessions,
   PluginAnswer,
   PluginInstance,
   PluginRequest,
@@ -50,6 +53,7 @@ export type {
   PluginResourceRoute,
   PluginRuntime,
   PluginSetupInput,
+  PluginStoreSeams,
   StorePlugin,
 } from './model/plugin';
 export type { ResolvedResource } from './model/resource';

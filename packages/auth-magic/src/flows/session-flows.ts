@@ -3,7 +3,7 @@ import type { AuthDeps } from '../deps';
 import { ensureAuthIndexes } from '../deps';
 import { AuthError } from '../errors';
 import { type HeaderBag, sessionTokenFromHeaders } from '../session-http';
-import { findSession, revokeSession } from '../sessions';
+import { findSession, revokeSession, revokeUserSessions } from '../sessions';
 
 /**
  * `GET /auth/session`: the session the request carries (Bearer or `store_session` cookie).
@@ -17,15 +17,30 @@ export async function getSession(
   const token = sessionTokenFromHeaders(input.headers);
   const session = token === null ? null : await findSession(deps, token);
   if (session === null) throw new AuthError('unauthorized', 'No valid session');
-  return session;
+  const { user, expiresAt } = session;
+  return { user, expiresAt };
 }
 
 /**
- * `POST /auth/logout`: revokes the request's session at once (idempotent). -> 204, and the
- * route clears the cookie (`sessionCookie('', { maxAge: 0, secure })`).
+ * `POST /auth/logout`: revokes the request's session at once (idempotent), and ends the event
+ * streams opened with it. -> 204, and the route clears the cookie (`sessionCookie('', { maxAge:
+ * 0, secure })`).
  */
 export async function logout(deps: AuthDeps, input: { headers: HeaderBag }): Promise<void> {
   await ensureAuthIndexes(deps);
   const token = sessionTokenFromHeaders(input.headers);
   if (token !== null) await revokeSession(deps, token);
+}
+
+/**
+ * `POST /auth/logout-everywhere`: revokes every session of the request's user at once, and ends
+ * all their event streams; returns how many sessions there were. -> 204, and the route clears the
+ * cookie. Throws 401 `unauthorized` without a live session.
+ */
+export async function logoutEverywhere(deps: AuthDeps, input: { headers: HeaderBag }): Promise<number> {
+  await ensureAuthIndexes(deps);
+  const token = sessionTokenFromHeaders(input.headers);
+  const session = token === null ? null : await findSession(deps, token);
+  if (session === null) throw new AuthError('unauthorized', 'No valid session');
+  return revokeUserSessions(deps, session.user._id);
 }

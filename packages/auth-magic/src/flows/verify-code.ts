@@ -1,4 +1,4 @@
-import { clientKey } from '../client-key';
+import { addressKey } from '@store/core';
 import type { AuthCollection } from '../db';
 import type { AuthDeps } from '../deps';
 import { ensureAuthIndexes } from '../deps';
@@ -51,7 +51,7 @@ export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promis
   const email = normalizeEmail(input.email);
   await ensureAuthIndexes(deps);
   const collection = deps.db.collection(strategy.collection);
-  const client = clientKey(input.request?.ip ?? '');
+  const client = addressKey(input.request?.ip ?? '');
   const guess = await hitRateLimit(deps, 'guess', `${client}\n${email}`, {
     max: strategy.maxAttempts,
     windowMs: strategy.expMs,

@@ -52,6 +52,12 @@ export function sessionAnswer(
   return { status: 200, data: { token, user, expiresAt }, headers: { 'set-cookie': cookie } };
 }
 
+/** The answer to a sign-out: 204, the `store_session` cookie cleared. */
+export function signedOutAnswer(ctx: AuthRouteContext): AuthResult {
+  const cookie = sessionCookie('', { secure: ctx.deps.options.secureCookie, maxAge: 0 });
+  return { status: 204, headers: { 'set-cookie': cookie } };
+}
+
 /** Refusals a browser is sent elsewhere for, when the strategy names a page. */
 const ERROR_REDIRECTS = {
   already_used: 'redirectAlreadyUsed',

@@ -30,15 +30,19 @@ function header(request: StoreRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Builds the context of an auth request; its `$$` flags (compiled by core) reach the hooks. */
+/**
+ * Builds the context of an auth request: its client address read through the store's
+ * `trustedProxies`; its `$$` flags (compiled by core) reach the hooks.
+ */
 export function createAuthContext(
   { request, method, flags }: PluginRequest,
   deps: AuthDeps,
   bodyLimit: number,
   params: Readonly<Record<string, string>>,
 ): AuthRouteContext {
+  const ip = deps.options.clientAddress(request);
   const client: AuthRequest = {
-    ip: request.ip ?? null,
+    ip: ip === '' ? null : ip,
     userAgent: header(request, 'user-agent') ?? null,
     flags,
   };

@@ -45,6 +45,7 @@ describe('the sign-in routes in /openapi.json', () => {
       '/auth/magic-code/{email}/{code}',
       '/auth/session',
       '/auth/logout',
+      '/auth/logout-everywhere',
     ]);
     expect(paths['/auth/magic-code/verify'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/auth.CodeVerification',

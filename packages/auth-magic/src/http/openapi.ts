@@ -153,7 +153,22 @@ const ALWAYS = {
       summary: 'End the session',
       security: [{}, ...SESSION_SECURITY],
       responses: {
-        204: { description: 'Revoked (if there was one), cookie cleared.' },
+        204: { description: 'Revoked (if there was one), cookie cleared; its event streams end.' },
+        default: OTHER_ERRORS,
+      },
+    },
+  },
+  '/logout-everywhere': {
+    post: {
+      tags: TAGS,
+      operationId: 'auth.logoutEverywhere',
+      summary: "End every session of the request's user",
+      description:
+        'Revokes every session of the signed-in user, on every device, and ends their event streams (`dropped`, `unauthorized`).',
+      security: SESSION_SECURITY,
+      responses: {
+        204: { description: 'Every session revoked, cookie cleared.' },
+        401: problemOf('`unauthorized`: no live session.'),
         default: OTHER_ERRORS,
       },
     },

@@ -98,18 +98,19 @@ export function resolveUserAuth(input: PluginSetupInput): ResolvedAuthOptions | 
     invalidOption(input.option, `only the user resource ("resources.${USER_RESOURCE}") takes auth`);
   }
   if (auth === null || (!auth.magicLink && !auth.magicCode)) return null;
-  const { baseUrl, secret, logger } = input.store;
+  const { baseUrl, secret, logger, clientAddress } = input.store;
   if (baseUrl === undefined || !/^https?:\/\//i.test(baseUrl)) {
     invalidOption(
       'baseUrl',
       `"resources.${USER_RESOURCE}.auth" needs the store's public absolute http(s) address, such as "https://shop.example/api" (links in mail are built from it, never from a Host header)`,
     );
   }
-  return resolveOrRename({
+  const options = resolveOrRename({
     ...auth,
     secret: secret as string | undefined,
     baseUrl,
     userCollection: input.collection,
     logger: authLogger(logger),
   });
+  return { ...options, clientAddress };
 }

@@ -3,7 +3,9 @@ import type {
   PluginAnswer,
   PluginInstance,
   PluginRequest,
+  PluginResourceRoute,
   PluginRuntime,
+  PluginStoreSeams,
   RequestSession,
   StorePlugin,
   StoreRequest,
@@ -12,7 +14,8 @@ import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
 import { AUTH_ERROR_CODES } from '../error-codes';
 import type { ResolvedAuthOptions } from '../resolved-options';
 import { sessionTokenFromHeaders } from '../session-http';
-import { findSession, revokeUserSessions } from '../sessions';
+import { checkSessions, findSession, revokeUserSessions } from '../sessions';
+import { isBlockedUser } from '../users';
 import { createAuthContext } from './context';
 import { describeAuthRoutes } from './openapi';
 import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
@@ -32,8 +35,9 @@ declare module '@store/core' {
 
 /**
  * The live session a resource request carries (`Authorization: Bearer` or the `store_session`
- * cookie), for `ctx.user` / `ctx.session`; `null` without a token, or when the token is unknown,
- * expired, revoked or its user is gone (access rules decide what anonymity may do).
+ * cookie), for `ctx.user` / `ctx.session`, with its `id` (the session document's `_id`); `null`
+ * without a token, or when the token is unknown, expired, revoked or its user is gone or blocked
+ * (access rules decide what anonymity may do).
  */
 export async function findRequestSession(
   request: StoreRequest,
@@ -59,6 +63,25 @@ function runtime(deps: AuthDeps, bodyLimit: number): PluginRuntime {
   return {
     answer: (request) => answerAuth(request, deps, bodyLimit),
     findSession: (request) => findRequestSession(request, deps),
+    checkSessions: (sessions) => checkSessions(deps, sessions),
+  };
+}
+
+/**
+ * Writes to the user resource through the store's REST routes (an administrator's `PATCH` with
+ * `blocked: true`, a `DELETE`): a blocked or deleted user's sessions end at once, with their
+ * event streams. Writes made around the store are caught by the streams' keep-alive check.
+ */
+function userHooks(deps: () => AuthDeps | null): NonNullable<PluginResourceRoute['hooks']> {
+  return {
+    async afterWrite(_ctx, { after }) {
+      const started = deps();
+      if (started !== null && isBlockedUser(started, after)) await revokeUserSessions(started, after._id);
+    },
+    async afterDelete(_ctx, user) {
+      const started = deps();
+      if (started !== null) await revokeUserSessions(started, user._id);
+    },
   };
 }
 
@@ -66,8 +89,8 @@ function runtime(deps: AuthDeps, bodyLimit: number): PluginRuntime {
 export interface MagicAuthInstance extends PluginInstance {
   readonly options: ResolvedAuthOptions;
   /**
-   * Ends every session of the user at once (see `revokeUserSessions`); how many there were.
-   * Rejects before the store's storage is open.
+   * Ends every session of the user at once, and their event streams (see `revokeUserSessions`);
+   * how many there were. Rejects before the store's storage is open.
    */
   revokeUserSessions(userId: unknown): Promise<number>;
 }
@@ -85,13 +108,14 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
         ownerField: '_id',
       },
       managedFields: managedFields.filter((field): field is string => field !== undefined),
+      hooks: userHooks(() => started),
     },
     routePrefix: '/auth',
     // Every answer, errors included: they carry sessions, or reveal whether a secret is live.
     answerHeaders: { 'cache-control': 'no-store' },
     openapi: describeAuthRoutes(options),
-    async start(db: StoreDb) {
-      const deps = createAuthDeps(db, options);
+    async start(db: StoreDb, seams: PluginStoreSeams) {
+      const deps = createAuthDeps(db, options, seams);
       await ensureAuthIndexes(deps);
       started = deps;
       return runtime(deps, bodyLimit);

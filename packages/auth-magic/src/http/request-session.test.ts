@@ -18,15 +18,17 @@ describe('findRequestSession (ctx.user, ctx.session)', () => {
     const { deps } = createTestAuth(db);
     await db.collection('users').insertOne({ _id: 'u1', email: 'ada@example.test' });
     const session = await createSession(deps, { _id: 'u1', email: 'ada@example.test' });
-    return { deps, session };
+    return { db, deps, session };
   }
 
   it.each([
     ['Authorization: Bearer', (token: string) => ({ authorization: `Bearer ${token}` })],
     ['the store_session cookie', (token: string) => ({ cookie: `theme=dark; store_session=${token}` })],
-  ])('finds the session user from %s', async (_, headers) => {
-    const { deps, session } = await signedIn();
+  ])('finds the session user from %s, named by its stored _id (never its token)', async (_, headers) => {
+    const { db, deps, session } = await signedIn();
+    const [stored] = await db.collection('svc-sessions').find({}).toArray();
     expect(await findRequestSession(request(headers(session.token)), deps)).toEqual({
+      id: String(stored?._id),
       user: { _id: 'u1', email: 'ada@example.test' },
       expiresAt: session.expiresAt,
     });

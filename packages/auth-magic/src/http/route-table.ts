@@ -4,6 +4,7 @@ import type { AuthRoute } from './context';
 import { approveLinkRoute } from './routes/approve-link';
 import { headLinkRoute } from './routes/head-link';
 import { logoutRoute } from './routes/logout';
+import { logoutEverywhereRoute } from './routes/logout-everywhere';
 import { openCodeLinkRoute } from './routes/open-code-link';
 import { openLinkRoute } from './routes/open-link';
 import { pollTokenRoute } from './routes/poll-token';
@@ -37,6 +38,7 @@ const AUTH_ROUTES: readonly AuthPath[] = [
   { path: ['magic-token', ':token'], strategy: 'magicLink', methods: { GET: pollTokenRoute } },
   { path: ['session'], strategy: null, methods: { GET: sessionRoute, HEAD: sessionRoute } },
   { path: ['logout'], strategy: null, methods: { POST: logoutRoute } },
+  { path: ['logout-everywhere'], strategy: null, methods: { POST: logoutEverywhereRoute } },
 ];
 
 /** A request path that names an auth route. */

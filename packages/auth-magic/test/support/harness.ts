@@ -68,3 +68,33 @@ export async function refusal(
   }
   throw new Error('expected a refusal, got success');
 }
+
+/** One call a {@link countedDb} saw: the collection, the method, the keys of its filter. */
+interface CountedCall {
+  collection: string;
+  method: string;
+  keys: string[];
+}
+
+/** `db`, recording every collection method called on it (to count a flow's queries). */
+export function countedDb(db: AuthDb): { db: AuthDb; calls: CountedCall[] } {
+  const calls: CountedCall[] = [];
+  const counted = {
+    collection(name: string) {
+      const collection = db.collection(name);
+      return new Proxy(collection, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            const filter = args[0];
+            const keys = typeof filter === 'object' && filter !== null ? Object.keys(filter) : [];
+            calls.push({ collection: name, method: String(property), keys });
+            return value.apply(target, args);
+          };
+        },
+      });
+    },
+  } as unknown as AuthDb;
+  return { db: counted, calls };
+}

@@ -16,11 +16,15 @@ describe('resolveStoreOptions', () => {
       timestamps: false,
       logger: console,
       realtime: {
-        maxSubscribers: 1000,
+        maxSubscribers: 10_000,
+        maxStreamsPerClient: 100,
+        signedInShare: 0.5,
         keepAliveSeconds: 15,
         replayEvents: 1000,
-        maxQueuedBytes: 256 * 1024,
+        replayBytes: 16 * 1024 * 1024,
+        maxQueuedBytes: 4 * 1024 * 1024,
       },
+      trustedProxies: { entries: [] },
       openapi: undefined,
     });
     expect(options.resources.size).toBe(0);

@@ -1,7 +1,8 @@
 import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
 import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
+import { clientAddress } from '../http/client-key';
 import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config';
-import type { StoreLogger } from '../model/http';
+import type { StoreLogger, StoreRequest } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
 import { databaseNameOf } from '../storage/open-storage';
@@ -12,6 +13,7 @@ import { resolveRealtime } from './realtime-option';
 import { resolveRelationOptions } from './relation-options';
 import { resolveResources } from './resource-options';
 import { findResource } from './resources';
+import { resolveTrustedProxies } from './trusted-proxies-option';
 
 const STORE_OPTIONS = [
   'db',
@@ -29,6 +31,7 @@ const STORE_OPTIONS = [
   'bodyLimit',
   'maxTimeMS',
   'timestamps',
+  'trustedProxies',
   'populate',
   'secret',
   'plugins',
@@ -114,8 +117,15 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const restrict = checkBoolean(config.restrict ?? false, 'restrict');
   const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
   const logger = checkLogger(config.logger ?? console);
+  const trustedProxies = resolveTrustedProxies(config.trustedProxies ?? []);
   const resourceConfig = (config.resources ?? {}) as Record<string, Record<string, unknown>>;
-  const store = { secret: config.secret, baseUrl, bodyLimit, logger };
+  const store = {
+    secret: config.secret,
+    baseUrl,
+    bodyLimit,
+    logger,
+    clientAddress: (request: StoreRequest) => clientAddress(request, trustedProxies),
+  };
   const active = setupPlugins(plugins, declared, resourceConfig, store);
   const routed = routePluginResources(declared, active, resourceConfig);
   const { resources, internalCollections } = routed;
@@ -137,6 +147,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     openapi: resolveOpenApi(config.openapi),
     maxTimeMS,
     timestamps,
+    trustedProxies,
     logger,
     plugins: active,
     internalCollections,

@@ -1,14 +1,14 @@
 import { authorize, isOpenAccess } from '../access/grant';
 import { resolveStoreOptions } from '../config/options';
 import type { StoreConfig } from '../model/config';
-import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { answerApiDescription, isDescriptionPath } from '../openapi/answer';
 import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
+import { checkSessions, findSession } from '../plugins/plugin-sessions';
 import { ChangeFeed } from '../realtime/change-feed';
 import { openEventStream, wantsEvents } from '../realtime/subscribe';
-import { type StartedStorage, type StorageHandle, startStorage } from '../storage/start-storage';
+import { type StorageHandle, startStorage } from '../storage/start-storage';
 import { createContext } from './context';
 import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
 import { withEtag } from './etag';
@@ -17,15 +17,6 @@ import { renderError } from './render-error';
 import { respond } from './respond';
 import { routeFor } from './route-table';
 import { matchRoute } from './router';
-
-/** The session a request carries, from the first plugin that finds one; `null` otherwise. */
-async function findSession(request: StoreRequest, started: StartedStorage): Promise<RequestSession | null> {
-  for (const { runtime } of started.plugins) {
-    const session = (await runtime.findSession?.(request)) ?? null;
-    if (session !== null) return session;
-  }
-  return null;
-}
 
 async function answerResource(
   request: StoreRequest,
@@ -97,6 +88,8 @@ async function answer(
 export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const options = resolveStoreOptions(config);
   const feed = options.realtime && new ChangeFeed(options.realtime, options.logger);
+  // At each keep-alive, streams whose session ended elsewhere (another process) end too.
+  feed?.useSessionCheck(checkSessions);
   const storage = startStorage(options, feed);
   let closing = false;
   storage.ready.catch((error: unknown) => {

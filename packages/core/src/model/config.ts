@@ -267,7 +267,7 @@ export interface StoreConfig {
   /**
    * Change events (`GET /<res>` with `Accept: text/event-stream`, docs/realtime.md); `false`
    * answers such requests as plain lists.
-   * @default { maxSubscribers: 1000, keepAliveSeconds: 15, replayEvents: 1000, maxQueuedBytes: "256kb" }
+   * @default { maxSubscribers: 10000, maxStreamsPerClient: 100, signedInShare: 0.5, keepAliveSeconds: 15, replayEvents: 1000, replayBytes: "16mb", maxQueuedBytes: four times bodyLimit }
    */
   realtime?: RealtimeConfig | false;
   /**
@@ -309,6 +309,16 @@ export interface StoreConfig {
    * @default []
    */
   plugins?: readonly StorePlugin[];
+  /**
+   * Reverse proxies whose `X-Forwarded-For` the store believes: IP addresses or CIDR ranges,
+   * IPv4 or IPv6 (`["10.0.0.0/8", "::1"]`). When a request comes from one of them, its client is
+   * the rightmost address of `X-Forwarded-For` that is not a trusted proxy; from anyone else the
+   * header is ignored. Limits per client (stream caps, sign-in send limits) count by this address
+   * when the client is not signed in. Leave it empty when the framework already resolves the
+   * address (Express's `trust proxy`, Koa's `app.proxy`).
+   * @default []
+   */
+  trustedProxies?: readonly string[];
   /**
    * Receives the causes of 500 answers and warnings.
    * @default console

@@ -46,6 +46,17 @@ export interface ResolvedRealtime {
   readonly maxQueuedBytes: number;
 }
 
+/** `trustedProxies` resolved: which peers may say, in `X-Forwarded-For`, whom they forward for. */
+export interface TrustedProxies {
+  /** The addresses and CIDR ranges as configured. */
+  readonly entries: readonly string[];
+  /**
+   * Whether `address` is one of them (an IPv4-mapped IPv6 address counts as its IPv4 address);
+   * `false` for anything that is not an IP address.
+   */
+  has(address: string): boolean;
+}
+
 /** `openapi` resolved: the `info` of the document. */
 export interface ResolvedOpenApi {
   readonly title: string;
@@ -73,6 +84,8 @@ export interface ResolvedStoreOptions {
   readonly openapi: ResolvedOpenApi | undefined;
   readonly maxTimeMS: number;
   readonly timestamps: boolean;
+  /** The proxies whose `X-Forwarded-For` is believed (see `clientAddress`). */
+  readonly trustedProxies: TrustedProxies;
   readonly logger: StoreLogger;
   /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
   readonly populate: ResolvedPopulateOptions<HookContext>;

@@ -6,7 +6,7 @@
  */
 import type { ErrorCodeTable, StoreDb } from '@store/common';
 import type { CompiledQuery } from '@store/query';
-import type { AccessConfig, RequestSession } from './hooks';
+import type { AccessConfig, RequestSession, ResourceHooks } from './hooks';
 import type { StoreLogger, StoreRequest } from './http';
 
 /**
@@ -17,6 +17,15 @@ export interface EndedSessions {
   readonly sessionIds?: readonly string[];
   /** Every session of the user whose `_id` this is. */
   readonly userId?: unknown;
+}
+
+/** What core hands a plugin as it starts (`PluginInstance.start`): how it tells the store what happened. */
+export interface PluginStoreSeams {
+  /**
+   * Sessions ended (sign-out, a block, a revocation): the event streams opened with them end at
+   * once with a `dropped` event, code `unauthorized`. A no-op when `realtime` is off.
+   */
+  sessionsEnded(ended: EndedSessions): void;
 }
 
 /** What a plugin learns, at `createStore`, about the option it claims and the store. */
@@ -36,6 +45,12 @@ export interface PluginSetupInput {
     readonly baseUrl: string | undefined;
     readonly bodyLimit: number;
     readonly logger: StoreLogger;
+    /**
+     * The client's address of a request: `request.ip`, or, when that is one of `trustedProxies`,
+     * the address the proxies forwarded for (`''` when the host reports none). Limits per address
+     * key it with `addressKey`.
+     */
+    clientAddress(request: StoreRequest): string;
   };
 }
 
@@ -47,6 +62,11 @@ export interface PluginResourceRoute {
   readonly defaultAccess?: { readonly rule: AccessConfig; readonly ownerField: string };
   /** Fields only the plugin writes: a write through the REST routes that changes one is a 403. */
   readonly managedFields?: readonly string[];
+  /**
+   * Hooks the plugin runs after writes through the REST routes (a block, a deletion), each after
+   * the application's own hook of the same name. What it throws is logged, like the application's.
+   */
+  readonly hooks?: Pick<ResourceHooks, 'afterWrite' | 'afterDelete'>;
 }
 
 /** One request to a plugin route, with what core already read from it. */
@@ -79,6 +99,13 @@ export interface PluginRuntime {
   answer(request: PluginRequest): Promise<PluginAnswer | null>;
   /** The session a resource request carries, or `null` (for `ctx.user` and the access rules). */
   findSession?(request: StoreRequest): Promise<RequestSession | null>;
+  /**
+   * For each session it found (`findSession`), whether it is still live (it exists, has not
+   * expired, its user exists and is not blocked), in the order given: asked at each keep-alive of
+   * the event streams, so a session ended elsewhere (another process) ends its streams too.
+   * Without it, only a session's `expiresAt` ends its streams.
+   */
+  checkSessions?(sessions: readonly RequestSession[]): Promise<readonly boolean[]>;
 }
 
 /** A plugin, resolved for one store. */
@@ -102,8 +129,11 @@ export interface PluginInstance {
     readonly paths: Readonly<Record<string, unknown>>;
     readonly components?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   };
-  /** Ensures its indexes on the store's database and returns its request-time side. */
-  start(db: StoreDb): Promise<PluginRuntime>;
+  /**
+   * Ensures its indexes on the store's database and returns its request-time side; `seams` tell
+   * the store what the plugin did (sessions it ended).
+   */
+  start(db: StoreDb, seams: PluginStoreSeams): Promise<PluginRuntime>;
 }
 
 /**

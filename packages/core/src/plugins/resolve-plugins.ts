@@ -1,7 +1,8 @@
 import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
+import type { Awaitable, HookContext, ResourceHooks } from '../model/hooks';
 import type { ActivePlugin } from '../model/options';
-import type { PluginSetupInput, StorePlugin } from '../model/plugin';
+import type { PluginResourceRoute, PluginSetupInput, StorePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 
 /** Checks `plugins`: an array of plugin objects, each claiming a different resource option. */
@@ -82,6 +83,36 @@ export function setupPlugins(
   return active;
 }
 
+/** An after-hook taking one value besides the context (`afterWrite`'s change, `afterDelete`'s document). */
+type AfterHook<T> = (ctx: HookContext, value: T) => Awaitable<unknown>;
+
+/** `own`, then `added` (even when `own` throws: what it threw is rethrown after). */
+function runBoth<T>(
+  own: AfterHook<T> | undefined,
+  added: AfterHook<T> | undefined,
+): AfterHook<T> | undefined {
+  if (own === undefined || added === undefined) return own ?? added;
+  return async (ctx, value) => {
+    try {
+      await own(ctx, value);
+    } finally {
+      await added(ctx, value);
+    }
+  };
+}
+
+/** The resource's hooks with the plugin's after-hooks run after the application's own. */
+function withPluginHooks(hooks: ResourceHooks, added: PluginResourceRoute['hooks']): ResourceHooks {
+  if (added === undefined) return hooks;
+  const afterWrite = runBoth(hooks.afterWrite, added.afterWrite);
+  const afterDelete = runBoth(hooks.afterDelete, added.afterDelete);
+  return Object.freeze({
+    ...hooks,
+    ...(afterWrite === undefined ? {} : { afterWrite }),
+    ...(afterDelete === undefined ? {} : { afterDelete }),
+  });
+}
+
 /** The resources as routed, and the collections no route reaches. */
 export interface RoutedResources {
   readonly resources: ReadonlyMap<string, ResolvedResource>;
@@ -92,8 +123,8 @@ export interface RoutedResources {
 
 /**
  * Applies what active plugins ask of the resource carrying their option: routed under another
- * name (`user` -> `/users`), a default access rule, fields only the plugin writes. The plugins'
- * collections, and the old name, stay unroutable.
+ * name (`user` -> `/users`), a default access rule, fields only the plugin writes, hooks run
+ * after the application's own. The plugins' collections, and the old name, stay unroutable.
  */
 export function routePluginResources(
   resources: ReadonlyMap<string, ResolvedResource>,
@@ -119,7 +150,13 @@ export function routePluginResources(
             route.defaultAccess.ownerField,
           );
     routed.delete(resourceName);
-    routed.set(name, { ...resource, name, access, managed: Object.freeze([...(route.managedFields ?? [])]) });
+    routed.set(name, {
+      ...resource,
+      name,
+      access,
+      managed: Object.freeze([...(route.managedFields ?? [])]),
+      hooks: withPluginHooks(resource.hooks, route.hooks),
+    });
     internal.delete(resource.collection);
     if (name !== resourceName) {
       internal.add(resourceName);

@@ -19,6 +19,7 @@ import { commentBytes, type EndReason, EventStream, eventBytes, positionBytes } 
 import { localWrites } from './local-writes';
 import { ReplayLog } from './replay-log';
 import type { RenderCache, Subscriber } from './subscriber';
+import { StreamSlots } from './stream-slots';
 import { SubscriberIndex } from './subscriber-index';
 
 /** Writes of other processes, when the database can tell (a MongoDB change stream). */
@@ -30,8 +31,8 @@ export interface ChangeSource {
 /** How long a collection stays watched after its last reader left: a reconnect within it resumes. */
 const LINGER_MS = 60_000;
 
-/** Seconds a client is told to wait when the store has no room for another stream. */
-const FULL_RETRY_AFTER_SECONDS = 5;
+/** Seconds a client is told to wait when the store is closing. */
+const CLOSED_RETRY_AFTER_SECONDS = 5;
 
 const SESSION_ENDED: EndReason = {
   type: 'dropped',
@@ -77,6 +78,7 @@ export class ChangeFeed {
   readonly #watches = new Map<string, Watch>();
   readonly #streams = new Map<Subscriber, EventStream>();
   readonly #log: ReplayLog;
+  readonly #slots: StreamSlots;
   readonly #local = localWrites();
   #seq = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -90,6 +92,7 @@ export class ChangeFeed {
     private readonly logger: StoreLogger,
   ) {
     this.#log = new ReplayLog(options.replayEvents, options.replayBytes);
+    this.#slots = new StreamSlots(options);
   }
 
   /** Listens to `source` too (from the first reader on): storage calls it once the database is open. */
@@ -172,19 +175,24 @@ export class ChangeFeed {
   }
 
   /**
-   * Opens `subscriber`'s stream: 503 `too_many_subscribers` past `maxSubscribers`. With
-   * `lastEventId`, the reader is first caught up on what it missed, or gets a `reset` event
-   * (read the list again) when the store cannot be sure.
+   * Opens `subscriber`'s stream, in a slot of its client (429 `too_many_streams` past its cap or
+   * the anonymous share, 503 `too_many_subscribers` past `maxSubscribers`). With `lastEventId`,
+   * the reader is first caught up on what it missed, or gets a `reset` event (read the list
+   * again) when the store cannot be sure.
    */
   subscribe(subscriber: Subscriber, lastEventId: string | undefined): ReadableStream<Uint8Array> {
-    if (this.#closed || this.#streams.size >= this.options.maxSubscribers) {
-      throw storeError('too_many_subscribers', 'The store has no room for another event stream now.', {
-        headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+    if (this.#closed) {
+      throw storeError('too_many_subscribers', 'The store is closing.', {
+        headers: { 'retry-after': String(CLOSED_RETRY_AFTER_SECONDS) },
       });
     }
+    const release = this.#slots.take(subscriber.client.key, subscriber.client.signedIn);
     const stream = new EventStream({
       maxQueuedBytes: this.options.maxQueuedBytes,
-      onEnd: () => this.#unsubscribe(subscriber),
+      onEnd: () => {
+        release();
+        this.#unsubscribe(subscriber);
+      },
       onRenderError: (error) =>
         this.logger.error('[@store/core] an event could not be rendered; its stream ends', error),
     });

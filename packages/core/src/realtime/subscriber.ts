@@ -3,6 +3,7 @@
  * changes for, and how it sees a document. Decides, per change, which event (if any) it gets.
  */
 import type { Document } from '@store/common';
+import { clientKeyOf } from '../http/client-key';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
 import type { EventType, NumberedChange } from './change';
@@ -27,8 +28,15 @@ export function loadMatching(): Promise<DocumentMatching> {
   return matching;
 }
 
+/** Whose stream it is, for the slots: its session, else its address (`clientKeyOf`). */
+export interface StreamClient {
+  readonly key: string;
+  readonly signedIn: boolean;
+}
+
 export class Subscriber {
   readonly clause: EqualityClause | undefined;
+  readonly client: StreamClient;
   readonly collection: string;
   readonly #matches: (doc: Document) => boolean;
   readonly #readable: (doc: Document) => boolean;
@@ -45,6 +53,10 @@ export class Subscriber {
     { documentTest, projectDocument }: DocumentMatching,
   ) {
     this.collection = ctx.resource.collection;
+    this.client = {
+      key: clientKeyOf(ctx.request, ctx.session, ctx.options.trustedProxies),
+      signedIn: ctx.session !== null,
+    };
     this.#matches = documentTest(filter);
     this.#readable = documentTest(ctx.access.filter);
     this.#project = projectDocument;

@@ -7,7 +7,7 @@
  */
 import { ensureIndexes, isOptionError, type StoreDb } from '@store/common';
 import type { ResolvedStoreOptions } from '../model/options';
-import type { PluginInstance, PluginRuntime } from '../model/plugin';
+import type { PluginInstance, PluginRuntime, PluginStoreSeams } from '../model/plugin';
 import type { ChangeFeed } from '../realtime/change-feed';
 import { publishingDb } from '../realtime/publishing-db';
 import { driverChangeSource, type WatchableDb } from './change-stream';
@@ -41,11 +41,15 @@ export interface StorageHandle {
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 30_000;
 
-async function startOnce(db: StoreDb, options: ResolvedStoreOptions): Promise<StartedStorage> {
+async function startOnce(
+  db: StoreDb,
+  options: ResolvedStoreOptions,
+  seams: PluginStoreSeams,
+): Promise<StartedStorage> {
   const [, plugins] = await Promise.all([
     ensureIndexes(db, storeIndexes(options), options.logger),
     Promise.all(
-      options.plugins.map(async ({ instance }) => ({ instance, runtime: await instance.start(db) })),
+      options.plugins.map(async ({ instance }) => ({ instance, runtime: await instance.start(db, seams) })),
     ),
   ]);
   return { db, plugins };
@@ -80,13 +84,15 @@ export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): 
   });
 
   const opened = openStorage(options.db, process.env, options.data);
+  // Sessions a plugin ended end their event streams (none without `realtime`).
+  const seams: PluginStoreSeams = { sessionsEnded: (ended) => feed?.endSessions(ended) };
 
   async function run(): Promise<StartedStorage> {
     const storage = await opened;
     const publishing = (db: StoreDb) => (feed === undefined ? db : publishingDb(db, feed));
     if (!isDriverDb(storage.db)) {
       try {
-        return await startOnce(publishing(storage.db), options);
+        return await startOnce(publishing(storage.db), options, seams);
       } catch (error) {
         await storage.close().catch(() => undefined);
         throw error;
@@ -98,7 +104,7 @@ export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): 
     let lastReason: string | undefined;
     for (;;) {
       try {
-        return await startOnce(db, options);
+        return await startOnce(db, options, seams);
       } catch (error) {
         if (closed || isOptionError(error)) throw error;
         const reason = error instanceof Error ? error.message : String(error);
