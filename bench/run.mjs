@@ -1,10 +1,13 @@
-// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--report]
+// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--report]
 //
 // Runs every case against every contender that has it (the store, the hand-written baseline on
 // the same engine, the mingo floor, json-server, the limit, the `store` command's own server),
 // each in its own child process, alternating contenders round by round after a warm-up, and
 // writes bench/results.json and bench/results.md (results.quick.* for --quick or --only runs). Runs against the BUILT packages: `pnpm bench`
 // at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
+// Then `packages/query`'s compile benchmark and bench/realtime-memory.mjs (what event streams
+// cost the server in memory; ~1 minute, ~20 s with --quick; with --only, only when it names
+// `realtime-memory`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -142,6 +145,8 @@ async function runGroup(dataset, cases, engine) {
         check: status,
         failures,
         ...(benchCase.reference ? { costAtMost: benchCase.costAtMost } : {}),
+        ...(benchCase.throughputAtLeast ? { throughputAtLeast: benchCase.throughputAtLeast } : {}),
+        ...(benchCase.subscribers ? { subscribers: benchCase.subscribers } : {}),
         ...(latency ? { latency } : {}),
       });
     }
@@ -164,6 +169,24 @@ function compileBench() {
   return { ours: rate('@store/query compileQuery'), theirs: rate('api-query-params \\(aqp\\)'), ratio };
 }
 
+/** bench/realtime-memory.mjs's figures (its own processes), or `undefined` when not asked for. */
+function realtimeMemory() {
+  const asked = only ? only.includes('realtime-memory') : !args.includes('--no-memory');
+  if (!asked) return undefined;
+  process.stdout.write('realtime-memory ... ');
+  const run = spawnSync(
+    process.execPath,
+    [here('./realtime-memory.mjs'), '--json', ...(quick ? ['--quick'] : [])],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (run.status !== 0) throw new Error(`realtime memory benchmark failed:\n${run.stderr}`);
+  const { settings, trees } = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  console.log('done');
+  return { settings, figures: trees[0].figures };
+}
+
 const git = (...gitArgs) => {
   try {
     return execFileSync('git', gitArgs, { cwd: here('.'), encoding: 'utf8' }).trim();
@@ -174,10 +197,10 @@ const git = (...gitArgs) => {
 
 /** `--report`: rewrites results.md from results.json and findings.md, measuring nothing. */
 function rewriteReport() {
-  const { meta, cases, compile } = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
+  const { meta, cases, compile, realtime } = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
-  writeFileSync(here('./results.md'), markdown(summarize(cases, compile), meta, findings));
+  writeFileSync(here('./results.md'), markdown(summarize(cases, compile, realtime), meta, findings));
 }
 
 async function main() {
@@ -212,13 +235,14 @@ async function main() {
     }
   }
   const compile = args.includes('--no-compile') ? undefined : compileBench();
+  const realtime = realtimeMemory();
   const order = cases.map((c) => c.name);
   results.sort(
     (a, b) =>
       engines.indexOf(a.engine) - engines.indexOf(b.engine) ||
       order.indexOf(a.name.split(' ')[0]) - order.indexOf(b.name.split(' ')[0]),
   );
-  const summary = summarize(results, compile);
+  const summary = summarize(results, compile, realtime);
   const meta = {
     quick,
     date: new Date().toISOString().slice(0, 16).replace('T', ' '),

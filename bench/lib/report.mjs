@@ -96,8 +96,11 @@ function missedBy(c) {
   return missed;
 }
 
-/** Each case with its ratios; the scalings, self costs and compile ratio; the targets missed. */
-export function summarize(cases, compile) {
+/**
+ * Each case with its ratios; the scalings, self costs and compile ratio; the targets missed;
+ * `realtime` (bench/realtime-memory.mjs's figures) as measured.
+ */
+export function summarize(cases, compile, realtime) {
   const withRatios = cases.map((c) => ({ ...c, ratios: ratiosOf(c) }));
   const byName = (name) => withRatios.find((c) => c.name === name);
   const missed = withRatios.flatMap(missedBy);
@@ -107,10 +110,18 @@ export function summarize(cases, compile) {
       const byRounds = 1 / median(c.roundRatios.reference);
       // A round with no answer at all (a very slow request) has no ratio: then the totals'.
       const cost = Number.isFinite(byRounds) && byRounds > 0 ? byRounds : ratio(c.rps.reference, c.rps.store);
-      return { name: c.name, cost, atMost: c.costAtMost ?? null };
+      // A throughput target (requests/s at least a share of the reference's) is a time bound too.
+      const atLeast = c.throughputAtLeast ?? null;
+      const atMost = atLeast === null ? (c.costAtMost ?? null) : 1 / atLeast;
+      return { name: c.name, cost, atMost, atLeast, subscribers: c.subscribers ?? null };
     });
-  for (const { name, cost, atMost } of selfCosts) {
-    if (atMost !== null && cost > atMost) missed.push(`${name}: time / reference ${fixed(cost)}`);
+  for (const { name, cost, atMost, atLeast } of selfCosts) {
+    if (atMost === null || cost <= atMost) continue;
+    missed.push(
+      atLeast === null
+        ? `${name}: time / reference ${fixed(cost)}`
+        : `${name}: throughput / reference ${fixed(1 / cost)}`,
+    );
   }
   const scalings = SCALINGS.map(({ small, large, label, atMost }) => ({
     name: large,
@@ -123,7 +134,7 @@ export function summarize(cases, compile) {
   }
   if (compile?.ratio !== undefined && compile.ratio < COMPILE_OVER_AQP)
     missed.push(`compile: @store/query / api-query-params ${fixed(compile.ratio)}`);
-  return { cases: withRatios, scalings, compile, selfCosts, missed };
+  return { cases: withRatios, scalings, compile, selfCosts, realtime, missed };
 }
 
 /** The lower and upper quartiles of a list of numbers (nearest rank). */
@@ -190,7 +201,14 @@ function storeCliLines(cases) {
     });
 }
 
-function selfCostLine({ name, cost, atMost }) {
+function selfCostLine({ name, cost, atMost, atLeast = null, subscribers = null }) {
+  if (atLeast !== null) {
+    const streams = subscribers === null ? 'event streams' : `${whole(subscribers)} idle event streams`;
+    return (
+      `- \`${name}\` requests/s with ${streams} attached / on a store with none (>= ${atLeast}): ` +
+      `**${fixed(1 / cost)}**${verdict(1 / cost, atLeast)} (time ratio ${fixed(cost)})`
+    );
+  }
   const bounded = atMost !== null && atMost !== Number.POSITIVE_INFINITY;
   return (
     `- \`${name}\` time / its reference request on the store (${bounded ? `<= ${atMost}` : 'no target'}): ` +
@@ -198,9 +216,20 @@ function selfCostLine({ name, cost, atMost }) {
   );
 }
 
+/** bench/realtime-memory.mjs's figures: one line, its settings, then one line per figure. */
+function realtimeLines(realtime) {
+  if (realtime === undefined) return [];
+  const { streams, reconnects, writes, patches, kb } = realtime.settings;
+  return [
+    `- the store server's memory after GC with event streams (\`node bench/realtime-memory.mjs\`: ${whole(streams)} idle ` +
+      `streams; ${whole(reconnects)} reconnects after ${whole(writes)} writes; a ${kb} kB document patched up to ${whole(patches)} times):`,
+    ...Object.entries(realtime.figures).map(([figure, value]) => `  - ${figure}: ${fixed(value)}`),
+  ];
+}
+
 /** The markdown table (and the notes kept in `findings.md`). */
 export function markdown(summary, meta, findings) {
-  const { cases, scalings = [], compile, selfCosts = [], missed } = summary;
+  const { cases, scalings = [], compile, selfCosts = [], realtime, missed } = summary;
   const titles = Object.values(COLUMNS).map(({ title }) => title);
   const lines = [
     '# Benchmark results',
@@ -237,6 +266,7 @@ export function markdown(summary, meta, findings) {
           `p50 ${fixed(write.p50)} ms / p99 ${fixed(write.p99)} ms; event (answer to event received) ` +
           `p50 ${fixed(event.p50)} ms / p99 ${fixed(event.p99)} ms`,
       ),
+    ...realtimeLines(realtime),
     ...spreadLine(cases),
     ...(meta.unindexed
       ? [

@@ -97,4 +97,31 @@ describe('summarize', () => {
     expect(text).toContain('- store/baseline round by round, lower to upper quartile: get-by-id 0.96-1.00');
     expect(text).toContain('Every target is met.');
   });
+
+  it('rates a case with idle streams by its throughput against the store without them', () => {
+    const streamed = {
+      ...aCase('create-subscribed', { store: 70, reference: 100 }, { reference: [0.7, 0.75, 0.72] }),
+      throughputAtLeast: 0.8,
+      subscribers: 1000,
+    };
+    const summary = summarize([streamed]);
+    expect(summary.missed).toEqual(['create-subscribed: throughput / reference 0.72']);
+    expect(markdown(summary, META, '')).toContain(
+      '- `create-subscribed` requests/s with 1,000 idle event streams attached / on a store with none (>= 0.8): **0.72** ❌ (time ratio 1.39)',
+    );
+  });
+
+  it('prints the realtime memory figures as measured, without a target', () => {
+    const realtime = {
+      settings: { streams: 1000, reconnects: 1000, writes: 500, patches: 1000, kb: 900 },
+      figures: { 'RSS per idle stream (kB)': 46.834, 'RSS growth per reconnect (bytes)': 254 },
+    };
+    const summary = summarize([], undefined, realtime);
+    const text = markdown(summary, META, '');
+    expect(text).toContain('1,000 idle streams; 1,000 reconnects after 500 writes; a 900 kB document');
+    expect(text).toContain(
+      '  - RSS per idle stream (kB): 46.83\n  - RSS growth per reconnect (bytes): 254.00',
+    );
+    expect(summary.missed).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@
 // (which asks the store once per request path at start-up) and `bench/inprocess.mjs`.
 import { resolveStoreOptions } from '@store/core';
 import { INDEXED } from './data.mjs';
+import { realtimeLimits } from './realtime-limits.mjs';
 
 const quiet = { warn: () => {}, error: (message, ...details) => console.error(message, ...details) };
 
@@ -32,10 +33,11 @@ export const RESOURCES = {
   employees: {},
 };
 
-/** The store's config over `db`: room for the realtime case's 1,000 idle streams and its probe. */
-export const storeConfig = (db) => ({
-  db,
-  resources: RESOURCES,
-  logger: quiet,
-  realtime: { maxSubscribers: 1100 },
-});
+/**
+ * Room for the realtime case's 1,000 idle streams and its probe, all anonymous and from
+ * 127.0.0.1 (per-client caps raised where the store has them).
+ */
+const REALTIME = realtimeLimits(resolveStoreOptions, 1100);
+
+/** The store's config over `db`. */
+export const storeConfig = (db) => ({ db, resources: RESOURCES, logger: quiet, realtime: REALTIME });

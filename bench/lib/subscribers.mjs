@@ -6,7 +6,16 @@ import { fileURLToPath } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Opens `count` streams on `/items?tag=idle-<i>` (no created item matches one) in a child process. */
+/**
+ * The room of the `i`-th idle stream (`GET /items?room=<room>`), and of the `i`-th item a
+ * realtime case creates: created items take the rooms in turn, so each matches one stream.
+ */
+export const roomOf = (i, rooms) => `room-${i % rooms}`;
+
+/**
+ * Opens `count` streams on `/items?room=room-<i>` in a child process: idle readers, each sent
+ * the created items of its room (the child drains them). Resolves `{ stop }`.
+ */
 export function holdIdleStreams(port, count) {
   const child = fork(SELF, ['--hold', String(port), String(count)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -20,11 +29,19 @@ export function holdIdleStreams(port, count) {
   });
 }
 
-/** Opens one stream and reads it; `onEvent(data)` per event. Resolves once the store answered. */
-async function openStream(url, onEvent = () => undefined) {
+/**
+ * Opens one stream and reads it: `onEvent(data)` per event, or, without `onEvent`, the bytes
+ * are only drained (as a reader on another machine would cost this one nothing). Resolves once
+ * the store answered.
+ */
+async function openStream(url, onEvent) {
   const response = await fetch(url, { headers: { accept: 'text/event-stream' } });
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
   (async () => {
+    if (onEvent === undefined) {
+      for await (const _chunk of response.body);
+      return;
+    }
     const decoder = new TextDecoder();
     let text = '';
     for await (const chunk of response.body) {
@@ -80,7 +97,9 @@ export async function measureLatency(port, writes = 500) {
 if (process.argv[2] === '--hold') {
   const [port, count] = process.argv.slice(3).map(Number);
   const opening = [];
-  for (let i = 0; i < count; i++) opening.push(openStream(`http://127.0.0.1:${port}/items?tag=idle-${i}`));
+  for (let i = 0; i < count; i++) {
+    opening.push(openStream(`http://127.0.0.1:${port}/items?room=${roomOf(i, count)}`));
+  }
   Promise.all(opening).then(
     () => process.send({ ready: true }),
     (error) => process.send({ error: String(error?.stack ?? error) }),

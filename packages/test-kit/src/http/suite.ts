@@ -18,6 +18,7 @@ import { pagingTests } from './paging.suite';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
 import { realtimeTests } from './realtime.suite';
+import { realtimeTrustTests } from './realtime-trust.suite';
 import { relationRuleTests } from './relation-rules.suite';
 import { relationTests } from './relations.suite';
 import { routeTests } from './routes.suite';
@@ -48,6 +49,7 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       etagTests(start);
       bulkTests(start);
       realtimeTests(start);
+      realtimeTrustTests(start);
     },
     options,
   );
