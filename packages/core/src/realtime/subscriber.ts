@@ -43,10 +43,9 @@ export class Subscriber {
   readonly #openAccess: boolean;
   /** Key of how this subscriber sees documents; `undefined` when `afterRead` may differ per user. */
   readonly #view: string | undefined;
-
-  /** `filter`: the request's whole filter (access rule, soft delete, query); throws on one the engine cannot test. */
   readonly #project: DocumentMatching['projectDocument'];
 
+  /** `filter`: the request's whole filter (access rule, soft delete, query); throws on one the engine cannot test. */
   constructor(
     readonly ctx: RequestContext,
     filter: Document,
