@@ -132,6 +132,7 @@ export function summarize(cases, compile, realtime) {
   for (const { name, value, atMost } of scalings) {
     if (value !== null && value > atMost) missed.push(`${name}: time / at the smaller size ${fixed(value)}`);
   }
+  if (realtime?.error !== undefined) missed.push(`realtime memory: failed (${realtime.error})`);
   if (compile?.ratio !== undefined && compile.ratio < COMPILE_OVER_AQP)
     missed.push(`compile: @store/query / api-query-params ${fixed(compile.ratio)}`);
   return { cases: withRatios, scalings, compile, selfCosts, realtime, missed };
@@ -219,11 +220,15 @@ function selfCostLine({ name, cost, atMost, atLeast = null, subscribers = null }
 /** bench/realtime-memory.mjs's figures: one line, its settings, then one line per figure. */
 function realtimeLines(realtime) {
   if (realtime === undefined) return [];
+  if (realtime.error !== undefined)
+    return [`- realtime memory (\`node bench/realtime-memory.mjs\`): failed, ${realtime.error}`];
   const { streams, reconnects, writes, patches, kb } = realtime.settings;
   return [
     `- the store server's memory after GC with event streams (\`node bench/realtime-memory.mjs\`: ${whole(streams)} idle ` +
       `streams; ${whole(reconnects)} reconnects after ${whole(writes)} writes; a ${kb} kB document patched up to ${whole(patches)} times):`,
-    ...Object.entries(realtime.figures).map(([figure, value]) => `  - ${figure}: ${fixed(value)}`),
+    ...Object.entries(realtime.figures).map(
+      ([figure, value]) => `  - ${figure}: ${Math.abs(value) >= 100 ? whole(value) : fixed(value)}`,
+    ),
   ];
 }
 

@@ -114,14 +114,22 @@ describe('summarize', () => {
   it('prints the realtime memory figures as measured, without a target', () => {
     const realtime = {
       settings: { streams: 1000, reconnects: 1000, writes: 500, patches: 1000, kb: 900 },
-      figures: { 'RSS per idle stream (kB)': 46.834, 'RSS growth per reconnect (bytes)': 254 },
+      figures: { 'RSS per idle stream (KiB)': 46.834, 'RSS growth per reconnect (bytes)': 1254.4 },
     };
     const summary = summarize([], undefined, realtime);
     const text = markdown(summary, META, '');
     expect(text).toContain('1,000 idle streams; 1,000 reconnects after 500 writes; a 900 kB document');
     expect(text).toContain(
-      '  - RSS per idle stream (kB): 46.83\n  - RSS growth per reconnect (bytes): 254.00',
+      '  - RSS per idle stream (KiB): 46.83\n  - RSS growth per reconnect (bytes): 1,254',
     );
     expect(summary.missed).toEqual([]);
+  });
+
+  it('says so when the realtime memory benchmark failed', () => {
+    const summary = summarize([], undefined, { error: 'the store server exited (1)' });
+    expect(summary.missed).toEqual(['realtime memory: failed (the store server exited (1))']);
+    expect(markdown(summary, META, '')).toContain(
+      '- realtime memory (`node bench/realtime-memory.mjs`): failed, the store server exited (1)',
+    );
   });
 });
