@@ -18,8 +18,8 @@ import { idKeyOf } from './equality-keys';
 import { commentBytes, type EndReason, EventStream, eventBytes, positionBytes } from './event-stream';
 import { localWrites } from './local-writes';
 import { ReplayLog } from './replay-log';
-import type { RenderCache, Subscriber } from './subscriber';
 import { StreamSlots } from './stream-slots';
+import type { RenderCache, Subscriber } from './subscriber';
 import { SubscriberIndex } from './subscriber-index';
 
 /** Writes of other processes, when the database can tell (a MongoDB change stream). */

@@ -75,7 +75,7 @@ export async function exactly(client: EventClient, count: number): Promise<strin
 export const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `<epoch>-<sequence>` of an event id, for comparing ids of one process. */
-export function placeParts(id: string | undefined): { epoch: string; seq: number } {
+function placeParts(id: string | undefined): { epoch: string; seq: number } {
   const found = /^(.+)-(\d+)$/.exec(id ?? '');
   expect(found, `an event id <process>-<sequence>, got ${id}`).not.toBeNull();
   return { epoch: found?.[1] ?? '', seq: Number(found?.[2]) };
