@@ -1,10 +1,12 @@
 /**
  * Writes a store answer on a Node `ServerResponse` (Express, the `store` command's server): the
  * body at once, or a stream chunk by chunk, waiting for `drain` when the socket is full and
- * cancelling the stream when the client goes away.
+ * cancelling the stream when the client goes away. The store's own event streams are written
+ * directly from their queue ({@link EventStream.pushTo}).
  */
 import type { ServerResponse } from 'node:http';
 import type { StoreResponse } from '../model/http';
+import { type EventStream, eventStreamOf } from '../realtime/event-stream';
 
 /** Resolves when `res` drained, or when it closed (then nothing more is written). */
 function drained(res: ServerResponse): Promise<void> {
@@ -35,6 +37,18 @@ async function pipeStream(stream: ReadableStream<Uint8Array>, res: ServerRespons
   }
 }
 
+/** Writes an event stream's events to `res` as they come (no promise per event), pausing while `res` is full. */
+function pushEvents(events: EventStream, res: ServerResponse): void {
+  const sink = events.pushTo({
+    write: (bytes) => res.destroyed || res.write(bytes),
+    end: () => {
+      if (!res.destroyed) res.end();
+    },
+  });
+  res.on('drain', sink.drained);
+  res.on('close', sink.cancel);
+}
+
 /** Writes `response` in one `writeHead` (headers set earlier with `setHeader` still merge). */
 export function writeNodeResponse(res: ServerResponse, response: StoreResponse): void {
   res.writeHead(response.status, response.headers);
@@ -43,5 +57,7 @@ export function writeNodeResponse(res: ServerResponse, response: StoreResponse):
     return;
   }
   res.flushHeaders();
-  pipeStream(response.stream, res).catch(() => res.destroy());
+  const events = eventStreamOf(response.stream);
+  if (events !== undefined) pushEvents(events, res);
+  else pipeStream(response.stream, res).catch(() => res.destroy());
 }

@@ -35,11 +35,35 @@ export const commentBytes = (text: string): Uint8Array => encoder.encode(`: ${te
 /** An event as the queue holds it. */
 type Queued = Uint8Array | Promise<Uint8Array> | (() => Uint8Array | Promise<Uint8Array>);
 
+/** An event taken off the queue: its bytes, now or once rendered, and whether they were counted as waiting. */
+interface Taken {
+  readonly bytes: Uint8Array | Promise<Uint8Array>;
+  readonly counted: boolean;
+}
+
 /** Why a stream ended early, sent as its last event. */
 export interface EndReason {
   readonly type: string;
   readonly data: { readonly code: string; readonly message: string };
 }
+
+/** Where a Node response takes events ({@link EventStream.pushTo}): `write` answers `false` while its buffer is full. */
+export interface EventSink {
+  write(bytes: Uint8Array): boolean;
+  end(): void;
+}
+
+const RENDER_FAILED: EndReason = {
+  type: 'dropped',
+  data: { code: 'internal', message: 'An event could not be rendered; reconnect.' },
+};
+
+/** The event stream behind each web stream {@link EventStream} made, for {@link eventStreamOf}. */
+const behind = new WeakMap<ReadableStream<Uint8Array>, EventStream>();
+
+/** The {@link EventStream} behind `stream`, when the store made it (then it can {@link EventStream.pushTo}). */
+export const eventStreamOf = (stream: ReadableStream<Uint8Array>): EventStream | undefined =>
+  behind.get(stream);
 
 export class EventStream {
   readonly stream: ReadableStream<Uint8Array>;
@@ -51,6 +75,10 @@ export class EventStream {
   #queuedBytes = 0;
   /** Wakes a read waiting for the next event. */
   #wake: (() => void) | undefined;
+  /** The Node response events go to directly, when one took them ({@link EventStream.pushTo}). */
+  #sink: EventSink | undefined;
+  /** The sink's buffer is full (until `drained`), or an event for it is being rendered. */
+  #sinkWaits = false;
   /** No more writes: what is queued (a last event at most) goes out, then the stream closes. */
   #ended = false;
   /** Bumped when the queue is let go: a render finishing after that is not counted. */
@@ -72,6 +100,7 @@ export class EventStream {
       { pull: (controller) => this.#pull(controller), cancel: () => this.#finish([]) },
       { highWaterMark: 0 },
     );
+    behind.set(this.stream, this);
   }
 
   get ended(): boolean {
@@ -90,7 +119,7 @@ export class EventStream {
       if (!this.#count(event.byteLength)) return;
     } else {
       const generation = this.#generation;
-      // Counted once rendered; a read awaiting the same promise un-counts it after this runs.
+      // Counted once rendered; a reader awaiting the same promise un-counts it after this runs.
       event.then(
         (bytes) => generation === this.#generation && this.#count(bytes.byteLength),
         () => undefined,
@@ -109,6 +138,24 @@ export class EventStream {
     if (this.#ended) return;
     this.#finish(reason === undefined ? [] : [eventBytes(reason.type, reason.data)]);
     this.#wake?.();
+    this.#flush();
+  }
+
+  /**
+   * Hands events straight to `sink` (a Node response, which the store writes itself) instead of
+   * through {@link stream}: the same queue and order, without a promise per event. Call
+   * `drained` once the sink drained after `write` answered `false`, `cancel` when its reader left.
+   */
+  pushTo(sink: EventSink): { drained(): void; cancel(): void } {
+    this.#sink = sink;
+    this.#flush();
+    return {
+      drained: () => {
+        this.#sinkWaits = false;
+        this.#flush();
+      },
+      cancel: () => this.#finish([]),
+    };
   }
 
   /** Counts `bytes` more waiting; ends the stream instead when `maxQueuedBytes` already wait. */
@@ -129,14 +176,38 @@ export class EventStream {
 
   #push(event: Queued): void {
     this.#queue.push(event);
-    this.#wake?.();
+    if (this.#sink === undefined) this.#wake?.();
+    else this.#flush();
   }
 
-  /** Hands the reader its next event, waiting for one; closes once ended and emptied. */
+  /** The next event off the queue, or `undefined` when it is empty. */
+  #take(): Taken | undefined {
+    const next = this.#queue.shift();
+    if (next === undefined) return undefined;
+    if (typeof next !== 'function') return { bytes: next, counted: true };
+    try {
+      return { bytes: next(), counted: false };
+    } catch (error) {
+      return { bytes: Promise.reject(error), counted: false };
+    }
+  }
+
+  /** The bytes of `taken` leave the queue: un-counted when they were counted. */
+  #handOver(taken: Taken, bytes: Uint8Array): Uint8Array {
+    if (taken.counted) this.#queuedBytes -= bytes.byteLength;
+    return bytes;
+  }
+
+  #renderFailed(error: unknown): void {
+    this.end(RENDER_FAILED);
+    this.#onRenderError(error);
+  }
+
+  /** Hands the reader of {@link stream} its next event, waiting for one; closes once ended and emptied. */
   async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
     for (;;) {
-      const next = this.#queue.shift();
-      if (next === undefined) {
+      const taken = this.#take();
+      if (taken === undefined) {
         if (this.#ended) return controller.close();
         await new Promise<void>((resolve) => {
           this.#wake = resolve;
@@ -147,18 +218,46 @@ export class EventStream {
       const generation = this.#generation;
       let bytes: Uint8Array;
       try {
-        bytes = typeof next === 'function' ? await next() : await next;
+        bytes = await taken.bytes;
       } catch (error) {
-        this.end({
-          type: 'dropped',
-          data: { code: 'internal', message: 'An event could not be rendered; reconnect.' },
-        });
-        this.#onRenderError(error);
+        this.#renderFailed(error);
         continue;
       }
       if (generation !== this.#generation) continue;
-      if (typeof next !== 'function') this.#queuedBytes -= bytes.byteLength;
-      return controller.enqueue(bytes);
+      return controller.enqueue(this.#handOver(taken, bytes));
+    }
+  }
+
+  /** Writes what is queued to the sink while it takes more; ends it once ended and emptied. */
+  #flush(): void {
+    const sink = this.#sink;
+    while (sink !== undefined && !this.#sinkWaits) {
+      const taken = this.#take();
+      if (taken === undefined) {
+        if (this.#ended) {
+          this.#sink = undefined;
+          sink.end();
+        }
+        return;
+      }
+      if (taken.bytes instanceof Uint8Array) {
+        this.#sinkWaits = !sink.write(this.#handOver(taken, taken.bytes));
+        continue;
+      }
+      this.#sinkWaits = true;
+      const generation = this.#generation;
+      taken.bytes.then(
+        (bytes) => {
+          this.#sinkWaits = false;
+          if (generation === this.#generation) this.#sinkWaits = !sink.write(this.#handOver(taken, bytes));
+          this.#flush();
+        },
+        (error: unknown) => {
+          this.#sinkWaits = false;
+          this.#renderFailed(error);
+        },
+      );
+      return;
     }
   }
 
@@ -167,7 +266,7 @@ export class EventStream {
     this.#ended = true;
     this.#generation++;
     this.#queue = last;
-    this.#queuedBytes = 0;
+    this.#queuedBytes = last.reduce((total, bytes) => total + bytes.byteLength, 0);
     this.#onEnd();
   }
 }
