@@ -5,6 +5,17 @@ import autocannon from 'autocannon';
 
 const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
 
+/** Stops a forked server: asks it to (`'stop'` over IPC), kills it after 10 s; resolves once it exited. */
+export function stopper(child) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return async () => {
+    if (child.connected) child.send('stop');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
 /**
  * Starts a contender in its own process; resolves `{ port, stop }` once it listens. With
  * `profileDir`, the process writes a V8 CPU profile there when it stops (`node --cpu-prof`).
@@ -18,13 +29,7 @@ export function spawnContender({ contender, dataset, engine, profileDir }) {
       ]
     : [];
   const child = fork(SERVER, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.connected) child.send('stop');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = stopper(child);
   return new Promise((resolve, reject) => {
     child.once('message', (message) => {
       if (message.error) reject(new Error(`${contender} on ${dataset} failed to start:\n${message.error}`));

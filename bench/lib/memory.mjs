@@ -5,6 +5,7 @@
 // Clients run in this process or in subscribers.mjs's child, never in the server's.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stopper } from './measure.mjs';
 import { holdIdleStreams } from './subscribers.mjs';
 
 const SERVER = fileURLToPath(new URL('./memory-server.mjs', import.meta.url));
@@ -40,12 +41,7 @@ function startServer(root, streams) {
       exited.then((code) => reject(new Error(`the store server on ${root} exited (${code})`)));
       child.send('memory');
     });
-  const stop = async () => {
-    if (child.connected) child.send('stop');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = stopper(child);
   return new Promise((resolve, reject) => {
     child.once('message', (message) => {
       if (message.error) reject(new Error(`the store server on ${root} failed to start:\n${message.error}`));
