@@ -1,12 +1,12 @@
 /**
  * Writes a store answer on a Node `ServerResponse` (Express, the `store` command's server): the
  * body at once, or a stream chunk by chunk, waiting for `drain` when the socket is full and
- * cancelling the stream when the client goes away. The store's own event streams are written
- * directly from their queue ({@link EventStream.pushTo}).
+ * cancelling the stream when the client goes away. The store's own event streams (an answer
+ * carrying {@link EVENT_SOURCE}) are written directly from their queue ({@link EventStream.pushTo}).
  */
 import type { ServerResponse } from 'node:http';
 import type { StoreResponse } from '../model/http';
-import { type EventStream, eventStreamOf } from '../realtime/event-stream';
+import { EVENT_SOURCE, type EventStream } from '../realtime/event-stream';
 
 /** Resolves when `res` drained, or when it closed (then nothing more is written). */
 function drained(res: ServerResponse): Promise<void> {
@@ -52,12 +52,16 @@ function pushEvents(events: EventStream, res: ServerResponse): void {
 /** Writes `response` in one `writeHead` (headers set earlier with `setHeader` still merge). */
 export function writeNodeResponse(res: ServerResponse, response: StoreResponse): void {
   res.writeHead(response.status, response.headers);
+  const events = (response as { [EVENT_SOURCE]?: EventStream })[EVENT_SOURCE];
+  if (events !== undefined) {
+    res.flushHeaders();
+    pushEvents(events, res);
+    return;
+  }
   if (response.stream === undefined) {
     res.end(response.body);
     return;
   }
   res.flushHeaders();
-  const events = eventStreamOf(response.stream);
-  if (events !== undefined) pushEvents(events, res);
-  else pipeStream(response.stream, res).catch(() => res.destroy());
+  pipeStream(response.stream, res).catch(() => res.destroy());
 }

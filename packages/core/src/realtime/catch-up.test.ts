@@ -38,13 +38,13 @@ const remove = (collection: string, before: Document): Change => ({
 /** A feed with a reader on each of `paths` (kept open, so their collections stay watched). */
 async function watchedFeed(feed: ChangeFeed, paths: string[]) {
   const streams = [];
-  for (const path of paths) streams.push(feed.subscribe(await subscriber(path, 'ada'), undefined));
+  for (const path of paths) streams.push(feed.subscribe(await subscriber(path, 'ada'), undefined).stream);
   return streams;
 }
 
 /** The place of a reader that connected now: the id its stream carries before any event. */
 async function placeNow(feed: ChangeFeed, path: string, userId?: string): Promise<string> {
-  const stream = feed.subscribe(await subscriber(path, userId), undefined);
+  const stream = feed.subscribe(await subscriber(path, userId), undefined).stream;
   const id = lastId(await queuedText(stream));
   await stream.cancel();
   return id;
@@ -58,7 +58,7 @@ describe('catching a reconnect up', () => {
     feed.publish(insert('notes', { _id: 'n1', user_id: 'ada', title: 'alice private: IBAN' }));
     feed.publish(insert('accounts', { _id: 'a1', pin: '1234' }));
     feed.publish(insert('posts', { _id: 'p1', title: 'public' }));
-    const text = await queuedText(feed.subscribe(await subscriber('/posts'), place));
+    const text = await queuedText(feed.subscribe(await subscriber('/posts'), place).stream);
     expect(eventsOf(text)).toEqual(['created p1']);
     expect(text).not.toContain('IBAN');
     expect(text).not.toContain('1234');
@@ -70,7 +70,7 @@ describe('catching a reconnect up', () => {
     const place = await placeNow(feed, '/accounts');
     await watchedFeed(feed, ['/accounts']);
     feed.publish(insert('accounts', { _id: 'a1', name: 'ada', pin: '1234' }));
-    const text = await queuedText(feed.subscribe(await subscriber('/accounts'), place));
+    const text = await queuedText(feed.subscribe(await subscriber('/accounts'), place).stream);
     expect(eventsOf(text)).toEqual(['created a1']);
     expect(text).toContain('"name":"ada"');
     expect(text).not.toContain('pin');
@@ -88,7 +88,7 @@ describe('catching a reconnect up', () => {
     feed.publish(update('posts', v1, v2));
     feed.publish(insert('posts', { _id: 'p2', v: 1 }));
     feed.publish(update('posts', v2, v3));
-    const text = await queuedText(feed.subscribe(await subscriber('/posts'), place));
+    const text = await queuedText(feed.subscribe(await subscriber('/posts'), place).stream);
     expect(eventsOf(text)).toEqual(['created p2', 'created p1']);
     expect(text).toContain('"v":3');
     expect(text).not.toContain('early secret');
@@ -107,7 +107,7 @@ describe('catching a reconnect up', () => {
     // Created and then given away while ada was away: she never saw it, and it is not hers now.
     feed.publish(insert('notes', { _id: 'a2', user_id: 'ada' }));
     feed.publish(update('notes', { _id: 'a2', user_id: 'ada' }, { _id: 'a2', user_id: 'bob' }));
-    const text = await queuedText(feed.subscribe(await subscriber('/notes', 'ada'), place));
+    const text = await queuedText(feed.subscribe(await subscriber('/notes', 'ada'), place).stream);
     expect(eventsOf(text)).toEqual(['deleted a1']);
     expect(text).not.toContain('"b1"');
     await feed.close();
@@ -119,7 +119,7 @@ describe('catching a reconnect up', () => {
     await watchedFeed(feed, ['/posts']);
     const place = await placeNow(feed, '/posts');
     for (const id of ['p1', 'p2', 'p3', 'p4']) feed.publish(insert('posts', { _id: id }));
-    expect(await queued(feed.subscribe(await subscriber('/posts'), place))).toEqual(['reset']);
+    expect(await queued(feed.subscribe(await subscriber('/posts'), place).stream)).toEqual(['reset']);
     await feed.close();
   });
 
@@ -128,7 +128,7 @@ describe('catching a reconnect up', () => {
     await watchedFeed(feed, ['/posts']);
     const place = await placeNow(feed, '/posts');
     feed.publish(insert('posts', { _id: 'p1' }));
-    expect(await queued(feed.subscribe(await subscriber('/posts'), place))).toEqual(['created p1']);
+    expect(await queued(feed.subscribe(await subscriber('/posts'), place).stream)).toEqual(['created p1']);
     await feed.close();
   });
 });
@@ -160,7 +160,7 @@ describe("the feed's memory", () => {
     for (let i = 0; i < 300; i++) feed.publish(insert('posts', { _id: `p${i}`, body: 'y'.repeat(500) }));
     const held = feed.usage();
     for (let i = 0; i < 1000; i++) {
-      const stream = feed.subscribe(await subscriber('/posts'), place);
+      const stream = feed.subscribe(await subscriber('/posts'), place).stream;
       const read = stream.getReader();
       await read.read();
       await read.cancel();
@@ -174,7 +174,7 @@ describe("the feed's memory", () => {
   it('takes an event larger than maxQueuedBytes while the queue is below it, and drops a reader once the bound is waiting', async () => {
     const { realtime: tight } = feedStore({ realtime: { maxQueuedBytes: '16kb' } });
     const feed = new ChangeFeed(tight, options.logger);
-    const stream = feed.subscribe(await subscriber('/posts'), undefined);
+    const stream = feed.subscribe(await subscriber('/posts'), undefined).stream;
     const read = stream.getReader();
     feed.publish(insert('posts', { _id: 'big1', body: 'z'.repeat(64 * 1024) }));
     let first = '';

@@ -33,20 +33,20 @@ describe('ChangeFeed', () => {
       const feed = new ChangeFeed(realtime, options.logger);
       // As publishingDb does: a write is published only while its collection is watched.
       const write = (id: string) => feed.watching('posts') && feed.publish(post(id));
-      const first = feed.subscribe(await subscriber('/posts'), undefined);
+      const first = feed.subscribe(await subscriber('/posts'), undefined).stream;
       write('p1');
       const seen = lastId(await queuedText(first));
       await first.cancel();
       write('p2');
-      const again = feed.subscribe(await subscriber('/posts'), seen);
+      const again = feed.subscribe(await subscriber('/posts'), seen).stream;
       const replayed = await queuedText(again);
       expect(eventsOf(replayed)).toEqual(['created p2']);
       await again.cancel();
       vi.advanceTimersByTime(61_000);
       write('p3');
       // Another reader starts watching again: p3 was never recorded, so a resume cannot replay it.
-      const other = feed.subscribe(await subscriber('/posts'), undefined);
-      const late = feed.subscribe(await subscriber('/posts'), lastId(replayed));
+      const other = feed.subscribe(await subscriber('/posts'), undefined).stream;
+      const late = feed.subscribe(await subscriber('/posts'), lastId(replayed)).stream;
       expect(await queued(late)).toEqual(['reset']);
       await other.cancel();
       await feed.close();
@@ -59,7 +59,7 @@ describe('ChangeFeed', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     try {
       const feed = new ChangeFeed({ ...realtime, keepAliveSeconds: 1 }, options.logger);
-      const stream = feed.subscribe(await subscriber('/notes', 'ada'), undefined);
+      const stream = feed.subscribe(await subscriber('/notes', 'ada'), undefined).stream;
       vi.advanceTimersByTime(1000);
       expect(await queuedText(stream)).toContain(': keep-alive');
       vi.advanceTimersByTime(60_000);
@@ -74,8 +74,8 @@ describe('ChangeFeed', () => {
 
   it('indexes owner subscribers: a change reaches only the owner, before or after', async () => {
     const feed = new ChangeFeed(realtime, options.logger);
-    const ada = feed.subscribe(await subscriber('/notes', 'ada'), undefined);
-    const bob = feed.subscribe(await subscriber('/notes', 'bob'), undefined);
+    const ada = feed.subscribe(await subscriber('/notes', 'ada'), undefined).stream;
+    const bob = feed.subscribe(await subscriber('/notes', 'bob'), undefined).stream;
     feed.publish({ collection: 'notes', kind: 'insert', id: 'n1', before: null, after: note('n1', 'ada') });
     feed.publish({ collection: 'notes', kind: 'insert', id: 'n2', before: null, after: note('n2', 'bob') });
     expect(await queued(ada)).toEqual(['created n1']);
@@ -85,9 +85,9 @@ describe('ChangeFeed', () => {
 
   it('sends deleted, when the document before is unknown, only to subscribers that could read it', async () => {
     const feed = new ChangeFeed(realtime, options.logger);
-    const ada = feed.subscribe(await subscriber('/notes?tag=red', 'ada'), undefined);
-    const bob = feed.subscribe(await subscriber('/notes?tag=red', 'bob'), undefined);
-    const open = feed.subscribe(await subscriber('/posts'), undefined);
+    const ada = feed.subscribe(await subscriber('/notes?tag=red', 'ada'), undefined).stream;
+    const bob = feed.subscribe(await subscriber('/notes?tag=red', 'bob'), undefined).stream;
+    const open = feed.subscribe(await subscriber('/posts'), undefined).stream;
     // Another process's update, without a pre-image: ada's note left her filter.
     feed.publish({
       collection: 'notes',
@@ -108,7 +108,7 @@ describe('ChangeFeed', () => {
   it('keys ObjectIds and their hex strings apart, as MongoDB equality does', async () => {
     const feed = new ChangeFeed(realtime, options.logger);
     const id = new ObjectId();
-    const stream = feed.subscribe(await subscriber(`/posts?ref=${id.toHexString()}`), undefined);
+    const stream = feed.subscribe(await subscriber(`/posts?ref=${id.toHexString()}`), undefined).stream;
     feed.publish({
       collection: 'posts',
       kind: 'insert',
@@ -239,7 +239,7 @@ describe('driverChangeSource', () => {
     const { db, stream } = fakeDb({ ok: 1, setName: 'rs0', maxWireVersion: 17 });
     const feed = new ChangeFeed(realtime, options.logger);
     feed.useSource(driverChangeSource(db, options.logger));
-    const events = feed.subscribe(await subscriber('/posts'), undefined);
+    const events = feed.subscribe(await subscriber('/posts'), undefined).stream;
     await vi.waitFor(() => expect(db.watch).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 0));
     feed.publish({ collection: 'posts', kind: 'insert', id: 'mine', before: null, after: { _id: 'mine' } });

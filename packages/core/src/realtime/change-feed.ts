@@ -180,7 +180,7 @@ export class ChangeFeed {
    * the reader is first caught up on what it missed, or gets a `reset` event (read the list
    * again) when the store cannot be sure.
    */
-  subscribe(subscriber: Subscriber, lastEventId: string | undefined): ReadableStream<Uint8Array> {
+  subscribe(subscriber: Subscriber, lastEventId: string | undefined): EventStream {
     if (this.#closed) {
       throw storeError('too_many_subscribers', 'The store is closing.', {
         headers: { 'retry-after': String(CLOSED_RETRY_AFTER_SECONDS) },
@@ -208,7 +208,7 @@ export class ChangeFeed {
     else if (sent < this.#seq) stream.write(positionBytes(this.#eventId(this.#seq)));
     this.#startTimer();
     this.#startSource();
-    return stream.stream;
+    return stream;
   }
 
   /** The watch of `collection`, begun now when it has none (at a seq of its own). */

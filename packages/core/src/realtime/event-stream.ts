@@ -58,15 +58,11 @@ const RENDER_FAILED: EndReason = {
   data: { code: 'internal', message: 'An event could not be rendered; reconnect.' },
 };
 
-/** The event stream behind each web stream {@link EventStream} made, for {@link eventStreamOf}. */
-const behind = new WeakMap<ReadableStream<Uint8Array>, EventStream>();
-
-/** The {@link EventStream} behind `stream`, when the store made it (then it can {@link EventStream.pushTo}). */
-export const eventStreamOf = (stream: ReadableStream<Uint8Array>): EventStream | undefined =>
-  behind.get(stream);
+/** Where a store answer keeps its {@link EventStream}, for a Node response to take events from directly. */
+export const EVENT_SOURCE = Symbol('@store/core event stream');
 
 export class EventStream {
-  readonly stream: ReadableStream<Uint8Array>;
+  #stream: ReadableStream<Uint8Array> | undefined;
   readonly #maxQueuedBytes: number;
   readonly #onEnd: () => void;
   readonly #onRenderError: (error: unknown) => void;
@@ -96,11 +92,17 @@ export class EventStream {
     this.#maxQueuedBytes = options.maxQueuedBytes;
     this.#onEnd = options.onEnd;
     this.#onRenderError = options.onRenderError;
-    this.stream = new ReadableStream<Uint8Array>(
-      { pull: (controller) => this.#pull(controller), cancel: () => this.#finish([]) },
-      { highWaterMark: 0 },
-    );
-    behind.set(this.stream, this);
+  }
+
+  /** The events as a web stream (made when first asked for: a Node response takes them {@link pushTo} instead). */
+  get stream(): ReadableStream<Uint8Array> {
+    if (this.#stream === undefined) {
+      this.#stream = new ReadableStream<Uint8Array>(
+        { pull: (controller) => this.#pull(controller), cancel: () => this.#finish([]) },
+        { highWaterMark: 0 },
+      );
+    }
+    return this.#stream;
   }
 
   get ended(): boolean {

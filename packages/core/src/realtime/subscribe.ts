@@ -8,6 +8,7 @@ import type { StoreRequest, StoreResponse } from '../model/http';
 import type { RouteMatch } from '../model/resource';
 import { requestFilter } from '../read/filters';
 import type { ChangeFeed } from './change-feed';
+import { EVENT_SOURCE, type EventStream } from './event-stream';
 import { loadMatching, Subscriber } from './subscriber';
 
 const EVENT_STREAM = 'text/event-stream';
@@ -50,11 +51,20 @@ export async function openEventStream(ctx: RequestContext, feed: ChangeFeed): Pr
     const reason = cause instanceof Error ? ` (${cause.message})` : '';
     throw storeError('invalid_query', `This filter cannot be tested on an event stream${reason}.`, { cause });
   }
-  const stream = feed.subscribe(subscriber, lastEventId(ctx.request));
+  const events = feed.subscribe(subscriber, lastEventId(ctx.request));
   const headers = {
     'content-type': `${EVENT_STREAM}; charset=utf-8`,
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
   };
-  return { status: 200, headers, stream };
+  // The web stream is made only when an adapter reads it; a Node response takes the events directly.
+  const answer: StoreResponse & { readonly [EVENT_SOURCE]: EventStream } = {
+    status: 200,
+    headers,
+    [EVENT_SOURCE]: events,
+    get stream() {
+      return events.stream;
+    },
+  };
+  return answer;
 }
