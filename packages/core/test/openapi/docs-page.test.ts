@@ -130,9 +130,11 @@ describe.skipIf(!found)(title, SLOW, () => {
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await page.goto(`${origin}${MOUNT}/docs`, { waitUntil: 'networkidle0' });
     const operation = '#operations-tasks-list_tasks';
-    await page.click(`${operation} .opblock-summary-control`);
-    await page.click(`${operation} .try-out__btn`);
-    await page.click(`${operation} .execute`);
+    // Each control appears once the one before it was handled: wait for it, never race the page.
+    for (const control of ['.opblock-summary-control', '.try-out__btn', '.execute']) {
+      const element = await page.waitForSelector(`${operation} ${control}`, { visible: true });
+      await element?.click();
+    }
     const status = await page.waitForSelector(
       `${operation} .live-responses-table tr.response .response-col_status`,
     );
