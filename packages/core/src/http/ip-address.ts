@@ -38,9 +38,12 @@ function mappedIPv4(groups: readonly number[]): string | undefined {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
+/** `text` in one spelling: no surrounding spaces, lower case, no zone id (`%eth0`). */
+const spelled = (text: string): string => text.trim().toLowerCase().replace(/%.*$/, '');
+
 /** `text` as an {@link IpAddress} (surrounding spaces and a zone id dropped), or undefined when it is not one. */
 export function parseIp(text: string): IpAddress | undefined {
-  const address = text.trim().toLowerCase().replace(/%.*$/, '');
+  const address = spelled(text);
   if (isIPv4(address)) return { address, family: 'ipv4' };
   const groups = isIPv6(address) ? ipv6Groups(address) : null;
   if (groups === null) return undefined;
@@ -56,7 +59,7 @@ export function parseIp(text: string): IpAddress | undefined {
  */
 export function addressKey(ip: string): string {
   const parsed = parseIp(ip);
-  if (parsed === undefined) return ip.trim().toLowerCase().replace(/%.*$/, '');
+  if (parsed === undefined) return spelled(ip);
   if (parsed.family === 'ipv4') return parsed.address;
   const groups = ipv6Groups(parsed.address) ?? [];
   return `${groups

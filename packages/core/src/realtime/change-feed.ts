@@ -86,6 +86,8 @@ export class ChangeFeed {
   #closed = false;
   #sourceOf: ChangeSource | undefined;
   #sessionCheck: ((sessions: readonly RequestSession[]) => Promise<readonly boolean[]>) | undefined;
+  /** Whether a session check is under way: a keep-alive skips its check while one is. */
+  #checking = false;
 
   constructor(
     private readonly options: ResolvedRealtime,
@@ -252,18 +254,13 @@ export class ChangeFeed {
     if (this.#timer !== undefined) return;
     this.#timer = setInterval(() => {
       const now = Date.now();
+      this.#endStreams((session) => session.expiresAt.getTime() <= now, SESSION_EXPIRED);
       const comment = commentBytes('keep-alive');
-      for (const [subscriber, stream] of [...this.#streams]) {
-        if (subscriber.expired(now)) stream.end(SESSION_EXPIRED);
-        else stream.write(comment);
-      }
+      for (const stream of this.#streams.values()) stream.write(comment);
       this.#checkSessions();
     }, this.options.keepAliveSeconds * 1000);
     this.#timer.unref();
   }
-
-  /** Whether a session check is under way: a keep-alive skips its check while one is. */
-  #checking = false;
 
   /**
    * Asks the session check (`useSessionCheck`) about the sessions of the open streams, each once
@@ -284,11 +281,7 @@ export class ChangeFeed {
       .then(
         (live) => {
           const ended = new Set(keys.filter((_, i) => live[i] !== true));
-          if (ended.size === 0) return;
-          for (const [subscriber, stream] of [...this.#streams]) {
-            const { session } = subscriber.ctx;
-            if (session !== null && ended.has(session.id ?? session)) stream.end(SESSION_ENDED);
-          }
+          if (ended.size > 0) this.#endStreams((session) => ended.has(session.id ?? session), SESSION_ENDED);
         },
         (error: unknown) =>
           this.logger.warn('[@store/core] the sessions of event streams could not be checked', error),
@@ -328,12 +321,19 @@ export class ChangeFeed {
   endSessions(ended: EndedSessions): void {
     const ids = new Set(ended.sessionIds ?? []);
     const userKey = ended.userId === undefined ? undefined : idKeyOf(ended.userId);
+    this.#endStreams(
+      (session) =>
+        (session.id !== undefined && ids.has(session.id)) ||
+        (userKey !== undefined && idKeyOf(session.user._id) === userKey),
+      SESSION_ENDED,
+    );
+  }
+
+  /** Ends, with `reason`, every stream opened with a session `ended` says is over. */
+  #endStreams(ended: (session: RequestSession) => boolean, reason: EndReason): void {
     for (const [subscriber, stream] of [...this.#streams]) {
-      const session = subscriber.ctx.session;
-      if (session === null) continue;
-      const named = session.id !== undefined && ids.has(session.id);
-      if (named || (userKey !== undefined && idKeyOf(session.user._id) === userKey))
-        stream.end(SESSION_ENDED);
+      const { session } = subscriber.ctx;
+      if (session !== null && ended(session)) stream.end(reason);
     }
   }
 

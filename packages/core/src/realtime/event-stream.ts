@@ -105,10 +105,6 @@ export class EventStream {
     return this.#stream;
   }
 
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   /** Bytes of rendered events waiting for the reader. */
   get queuedBytes(): number {
     return this.#queuedBytes;

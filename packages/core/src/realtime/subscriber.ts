@@ -68,11 +68,6 @@ export class Subscriber {
         : undefined;
   }
 
-  /** Whether the session the stream was opened with has expired. */
-  expired(now: number): boolean {
-    return this.ctx.session !== null && this.ctx.session.expiresAt.getTime() <= now;
-  }
-
   /**
    * The event of a live change, checked then rendered (`undefined`: none for this reader):
    * `created`/`updated` when the document matches after the write, `deleted` when it matched
