@@ -35,6 +35,14 @@ describe('resolveStoreOptions', () => {
     });
   });
 
+  it('queues four times bodyLimit for a slow event reader unless maxQueuedBytes is set', () => {
+    expect(resolveStoreOptions({ bodyLimit: '2mb' }).realtime?.maxQueuedBytes).toBe(8 * 1024 * 1024);
+    expect(
+      resolveStoreOptions({ bodyLimit: '2mb', realtime: { maxQueuedBytes: '64kb' } }).realtime
+        ?.maxQueuedBytes,
+    ).toBe(64 * 1024);
+  });
+
   it('keeps a default when an option is explicitly undefined', () => {
     expect(resolveStoreOptions({ defaultLimit: undefined, bodyLimit: undefined })).toMatchObject({
       defaultLimit: 10,
@@ -102,6 +110,18 @@ describe('resolveStoreOptions', () => {
     ['an unknown realtime option', { realtime: { maxStreams: 5 } }, 'realtime.maxStreams'],
     ['a realtime queue under 1024 bytes', { realtime: { maxQueuedBytes: 100 } }, 'realtime.maxQueuedBytes'],
     ['a zero realtime.maxSubscribers', { realtime: { maxSubscribers: 0 } }, 'realtime.maxSubscribers'],
+    [
+      'a zero realtime.maxStreamsPerClient',
+      { realtime: { maxStreamsPerClient: 0 } },
+      'realtime.maxStreamsPerClient',
+    ],
+    ['a realtime.signedInShare above 1', { realtime: { signedInShare: 1.5 } }, 'realtime.signedInShare'],
+    [
+      'a realtime.signedInShare as a string',
+      { realtime: { signedInShare: '50%' } },
+      'realtime.signedInShare',
+    ],
+    ['a realtime.replayBytes that is no size', { realtime: { replayBytes: 'lots' } }, 'realtime.replayBytes'],
     ['an empty openapi title', { openapi: { title: '' } }, 'openapi.title'],
     [
       'an indexes entry that is not a field path',
