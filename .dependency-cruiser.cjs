@@ -5,7 +5,9 @@
  * - the layer arrows between the packages' sources: common <- query <- populate <- core <- adapters,
  *   embedded <- core (loaded lazily), auth-magic over core; nothing imports an adapter, test-kit or cli;
  * - only examples and test code import @store/auth-magic;
- * - no file reaches into another package (or example, or the bench) by relative path.
+ * - no file reaches into another package (or example, or the bench) by relative path;
+ * - inside a package, the top-level folders of `src/` stand in one order (`FOLDER_ORDER`): a folder's
+ *   shipped files import only the folders before it, so no two folders import each other, even through others.
  *
  * `@store/<name>` resolves to `packages/<name>/src/` through `tsconfig.depcruise.json`'s paths (as
  * Vitest's alias does), so the rules see package arrows by resolved path and cycles through sources.
@@ -23,9 +25,47 @@ const layer = (pkg, allowed, comment) => ({
   to: { path: '^packages/', pathNot: `^packages/(${[pkg, ...allowed].join('|')})/` },
 });
 
+/**
+ * The top-level folders of each package's `src/`, bottom first (files directly in `src/`, such as
+ * `index.ts`, stand outside the order). docs/architecture.md draws core's.
+ */
+const FOLDER_ORDER = {
+  core: ['model', 'http', 'hooks', 'access', 'storage', 'config', 'read', 'write', 'realtime', 'openapi', 'handler'],
+  'auth-magic': ['flows', 'http'],
+  embedded: ['compiled-filter', 'durable'],
+  'test-kit': ['wire', 'http'],
+};
+
+/** One rule per folder: its shipped files import no folder after it in its package's order. */
+const folderRules = Object.entries(FOLDER_ORDER).flatMap(([pkg, folders]) =>
+  folders.slice(0, -1).map((folder, index) => ({
+    name: `folder-order-${pkg}-${folder}`,
+    comment: `In ${pkg}, src/${folder}/ imports only the folders below it: ${folders.slice(0, index).join(', ') || 'none'}.`,
+    severity: 'error',
+    from: { path: `^packages/${pkg}/src/${folder}/`, pathNot: '\\.test(-support)?\\.ts$' },
+    to: { path: `^packages/${pkg}/src/(${folders.slice(index + 1).join('|')})/` },
+  })),
+);
+
+/** Every top-level folder of a package's `src/` has its place in `FOLDER_ORDER`. */
+const foldersInOrder = {
+  name: 'folder-in-order',
+  comment: 'A new top-level folder of a package\'s src/ takes its place in FOLDER_ORDER (.dependency-cruiser.cjs).',
+  severity: 'error',
+  from: {
+    path: '^packages/[^/]+/src/[^/]+/',
+    pathNot: `^packages/(${Object.entries(FOLDER_ORDER)
+      .map(([pkg, folders]) => `${pkg}/src/(${folders.join('|')})`)
+      .join('|')})/`,
+  },
+  to: {},
+};
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...folderRules,
+    foldersInOrder,
     {
       name: 'no-circular',
       comment: 'No import cycle, type-only imports included.',

@@ -6,12 +6,10 @@
  */
 
 export { resolveStoreOptions } from './config/options';
-export { findResource } from './config/resources';
+export { createStoreHandler } from './handler/handler';
+export { writeNodeResponse } from './handler/node-response';
 export { type ClientRequest, clientAddress, clientKeyOf } from './http/client-key';
-export { ERROR_CODES, type ErrorCode, storeError } from './http/error-codes';
-export { createStoreHandler } from './http/handler';
 export { addressKey } from './http/ip-address';
-export { writeNodeResponse } from './http/node-response';
 export { isJsonContentType, parseJsonBody } from './http/parse-body';
 export { receiveBody } from './http/read-body';
 export { type Problem, renderError } from './http/render-error';
@@ -23,6 +21,8 @@ export type {
   StoreConfig,
   StoreDbOption,
 } from './model/config';
+export { ERROR_CODES, type ErrorCode, storeError } from './model/error-codes';
+export { findResource } from './model/find-resource';
 export type {
   AccessConfig,
   AccessFunction,

@@ -3,11 +3,11 @@ import { isPlainObject } from '@store/common';
 import { idVariants } from '@store/populate';
 import { hookContext } from '../hooks/hook-context';
 import { runHook } from '../hooks/hooks';
-import { storeError } from '../http/error-codes';
 import type { AccessGrant, RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
 import type { Operation } from '../model/hooks';
 import type { ResolvedRule } from '../model/resource';
-import { andFilters } from '../read/filters';
+import { andFilters } from './filters';
 import { softDeleteClause } from './soft-delete';
 
 /** What a request may do before any rule ran: everything (internal reads, tests). */

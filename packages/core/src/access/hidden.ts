@@ -1,6 +1,6 @@
 import type { Document } from '@store/common';
 import { invalidOption } from '@store/common';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 import { reachedField } from './field-paths';
 
 /** Operators whose operand is a list of whole filters. */

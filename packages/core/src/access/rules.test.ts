@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionError } from '../../test/support/option-error';
 import { resolveStoreOptions } from '../config/options';
-import { findResource } from '../config/resources';
+import { findResource } from '../model/find-resource';
 import { resolveAccess } from './rules';
 
 describe('resolveAccess', () => {

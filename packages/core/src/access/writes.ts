@@ -1,8 +1,8 @@
 import type { Document } from '@store/common';
 import { idKey, isObjectId } from '@store/populate';
-import { storeError } from '../http/error-codes';
 import type { RequestContext } from '../model/context';
-import { REVISION_FIELD } from '../write/revision';
+import { storeError } from '../model/error-codes';
+import { REVISION_FIELD } from '../model/revision';
 import { reachedField } from './field-paths';
 
 /** Whether two field values are the same; ids of any kind compare by {@link idKey} (`"7"` is `7`, a hex string its ObjectId). */

@@ -2,9 +2,9 @@ import type { Document } from '@store/common';
 import { invalidOption, isPlainObject } from '@store/common';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 import type { BodyFieldError, BodyValidator } from '../model/resource';
-import { REVISION_FIELD } from '../write/revision';
+import { REVISION_FIELD } from '../model/revision';
 
 /** Most `errors` entries an `invalid_body` answer lists (a hostile body may fail thousands of times). */
 export const MAX_BODY_ERRORS = 50;

@@ -2,17 +2,17 @@ import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } fr
 import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
 import { clientAddress } from '../http/client-key';
 import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config';
+import { findResource } from '../model/find-resource';
 import type { StoreLogger, StoreRequest } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
-import { checkPlugins, routePluginResources, setupPlugins } from '../plugins/resolve-plugins';
 import { databaseNameOf } from '../storage/open-storage';
 import { parseByteSize } from './byte-size';
 import { resolveCors } from './cors-option';
 import { resolveOpenApi } from './openapi-option';
 import { resolveRealtime } from './realtime-option';
 import { resolveRelationOptions } from './relation-options';
+import { checkPlugins, routePluginResources, setupPlugins } from './resolve-plugins';
 import { resolveResources } from './resource-options';
-import { findResource } from './resources';
 import { resolveTrustedProxies } from './trusted-proxies-option';
 
 const STORE_OPTIONS = [

@@ -15,10 +15,10 @@ import type { ResourceConfig } from '../model/config';
 import type { AccessConfig } from '../model/hooks';
 import type { PluginResourceOptions, StorePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
-import { pluginOf } from '../plugins/resolve-plugins';
-import { REVISION_FIELD } from '../write/revision';
+import { REVISION_FIELD } from '../model/revision';
 import { compileBodySchema } from './body-schema';
 import { checkPopulation, checkSingular } from './relation-options';
+import { pluginOf } from './resolve-plugins';
 
 function checkFieldList(value: unknown, option: string): string[] {
   if (!Array.isArray(value)) invalidOption(option, 'expected an array of field names');

@@ -1,6 +1,6 @@
 import type { StoreCollection } from '@store/common';
-import { findResource } from '../config/resources';
 import type { RequestContext } from '../model/context';
+import { findResource } from '../model/find-resource';
 import type { HookContext } from '../model/hooks';
 
 /**

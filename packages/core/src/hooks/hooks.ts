@@ -2,7 +2,7 @@ import type { Document } from '@store/common';
 import { checkKeys, invalidOption, isPlainObject, toHookError } from '@store/common';
 import type { RequestContext } from '../model/context';
 import type { Awaitable, HookContext, ResourceHooks, WriteHookContext } from '../model/hooks';
-import { withoutRevision } from '../write/revision';
+import { withoutRevision } from '../model/revision';
 import { hookContext } from './hook-context';
 
 const HOOK_NAMES = [

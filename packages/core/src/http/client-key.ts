@@ -4,8 +4,8 @@
  */
 import type { RequestSession } from '../model/hooks';
 import type { StoreRequest } from '../model/http';
+import { idKeyOf } from '../model/id-key';
 import type { TrustedProxies } from '../model/options';
-import { idKeyOf } from '../realtime/equality-keys';
 import { addressKey, parseIp } from './ip-address';
 
 /** What the client key reads of a request. */

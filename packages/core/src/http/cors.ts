@@ -6,9 +6,10 @@
  * origin that is not allowed answers 403 `origin_not_allowed`; other requests from it get no
  * CORS header (the browser then keeps the answer from the page).
  */
+
+import { storeError } from '../model/error-codes';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedCors } from '../model/options';
-import { storeError } from './error-codes';
 
 /** Headers a client reads, exposed to scripts of another origin. */
 const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'ETag', 'Location', 'Retry-After'].join(', ');

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../model/context';
-import { storeError } from './error-codes';
+import { storeError } from '../model/error-codes';
 
 /** The 404 of a document route: no document of the resource has the path's id (or matches the filter). */
 export function documentNotFound(ctx: RequestContext) {

@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
+import { storeError } from '../model/error-codes';
 import type { StoreRequest } from '../model/http';
-import { sanitizeDocument } from '../write/body-rules';
-import { storeError } from './error-codes';
+import { sanitizeDocument } from './body-rules';
 import { receiveBody } from './read-body';
 
 /** `application/json` and every `application/<something>+json` type. */

@@ -1,5 +1,5 @@
+import { storeError } from '../model/error-codes';
 import type { ParsedBody, StoreRequest, StoreRequestBody } from '../model/http';
-import { storeError } from './error-codes';
 
 /** A body as it arrived: raw text, or a value a host body parser produced. */
 export type ReceivedBody = { kind: 'text'; text: string } | { kind: 'parsed'; value: unknown };

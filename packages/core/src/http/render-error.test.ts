@@ -1,7 +1,7 @@
 import { StoreError, titleForStatus } from '@store/common';
 import { QueryError } from '@store/query';
 import { describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES, storeError } from './error-codes';
+import { ERROR_CODES, storeError } from '../model/error-codes';
 
 /** An error of another package: a StoreError subclass. */
 class AuthLikeError extends StoreError {}

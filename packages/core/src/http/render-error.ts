@@ -5,8 +5,8 @@ import {
   isStoreError,
   titleForStatus,
 } from '@store/common';
+import { ERROR_CODES, type ErrorCode } from '../model/error-codes';
 import type { StoreLogger, StoreResponse } from '../model/http';
-import { ERROR_CODES, type ErrorCode } from './error-codes';
 
 /**
  * The RFC 9457 problem document every 4xx/5xx answer carries, plus any extension members of

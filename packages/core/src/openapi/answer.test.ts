@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../http/handler';
+import { createStoreHandler } from '../handler/handler';
 import type { StoreConfig } from '../model/config';
 import type { StoreHandler, StoreRequest } from '../model/http';
 

@@ -2,9 +2,10 @@
  * The routes of the API description (contract section 12), tried before every other route while
  * `openapi` is on: `/openapi.json`, the `/docs` page, and the page's files under `/docs/`.
  */
-import { storeError } from '../http/error-codes';
+
 import { withEtag } from '../http/etag';
 import { renderError } from '../http/render-error';
+import { storeError } from '../model/error-codes';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { describeStore } from './describe-store';

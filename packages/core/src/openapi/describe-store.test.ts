@@ -1,6 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../http/handler';
+import { createStoreHandler } from '../handler/handler';
 import type { ResourceConfig, StoreConfig } from '../model/config';
 import type { StoreHandler } from '../model/http';
 import { queryParameterTable } from './query-parameters';

@@ -5,7 +5,7 @@
 import { titleForStatus } from '@store/common';
 import { POPULATE_ERROR_CODES } from '@store/populate';
 import { QUERY_ERROR_CODES } from '@store/query';
-import { ERROR_CODES } from '../http/error-codes';
+import { ERROR_CODES } from '../model/error-codes';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { JsonObject } from './json-object';
 

@@ -4,7 +4,7 @@
  * unless `restrict`.
  */
 import { RESOURCE_NAME } from '@store/query';
-import { findResource } from '../config/resources';
+import { findResource } from '../model/find-resource';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { ResolvedResource } from '../model/resource';
 import { collectionPath } from './collection-path';

@@ -1,10 +1,10 @@
 import type { Document } from '@store/common';
 import { idFilter } from '@store/common';
 import { withJoinKeys } from '@store/populate';
+import { requestFilter } from '../access/filters';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
-import { REVISION_FIELD, revisionOf } from '../write/revision';
-import { requestFilter } from './filters';
+import { REVISION_FIELD, revisionOf } from '../model/revision';
 import { presentOne } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
 

@@ -1,11 +1,11 @@
 import type { Document } from '@store/common';
 import { idFilter } from '@store/common';
 import { childrenFilter, relationMatch } from '@store/populate';
+import { andFilters } from '../access/filters';
 import { authorize } from '../access/grant';
-import { contextFor } from '../http/context';
+import { contextFor } from '../access/request-context';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext } from '../model/context';
-import { andFilters } from './filters';
 
 /** The list behind `GET /<res>/<id>/<children>`: a request on the children, and the filter ANDed in. */
 export interface NestedList {

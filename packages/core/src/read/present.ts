@@ -3,7 +3,7 @@ import { hideFields } from '@store/populate';
 import { hookContext } from '../hooks/hook-context';
 import { runHook } from '../hooks/hooks';
 import type { RequestContext } from '../model/context';
-import { withoutRevision } from '../write/revision';
+import { withoutRevision } from '../model/revision';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to

@@ -1,8 +1,8 @@
 import type { Document } from '@store/common';
 import { omitFields, withJoinKeys } from '@store/populate';
 import { encodeCursor } from '@store/query';
+import { andFilters, findOptions, requestFilter } from '../access/filters';
 import type { RequestContext, RouteResult } from '../model/context';
-import { andFilters, findOptions, requestFilter } from './filters';
 import { countableFilter } from './geo-count';
 import { linkHeader } from './page-links';
 import { present } from './present';

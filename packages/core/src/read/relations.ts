@@ -10,10 +10,10 @@ import {
   withJoinKeys,
 } from '@store/populate';
 import { grantAccess } from '../access/grant';
-import { findResource } from '../config/resources';
+import { contextFor } from '../access/request-context';
 import { hookContext } from '../hooks/hook-context';
-import { contextFor } from '../http/context';
 import type { RequestContext } from '../model/context';
+import { findResource } from '../model/find-resource';
 import type { ResolvedResource } from '../model/resource';
 import { afterRead } from './present';
 

@@ -3,9 +3,9 @@ import type { Document } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
 import { ObjectId } from 'bson';
 import { describe, expect, it, vi } from 'vitest';
-import { changeOf, driverChangeSource, type WatchableDb } from '../storage/change-stream';
 import type { Change } from './change';
 import { ChangeFeed } from './change-feed';
+import { changeOf, driverChangeSource, type WatchableDb } from './change-stream';
 import {
   eventsOf,
   lastId,

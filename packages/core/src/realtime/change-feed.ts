@@ -8,13 +8,13 @@
  * own collection, its filter, its access rule and soft delete, shown as its read would show it.
  */
 import { randomBytes } from 'node:crypto';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 import type { RequestSession } from '../model/hooks';
 import type { StoreLogger } from '../model/http';
+import { idKeyOf } from '../model/id-key';
 import type { ResolvedRealtime } from '../model/options';
 import type { EndedSessions } from '../model/plugin';
 import type { Change, NumberedChange } from './change';
-import { idKeyOf } from './equality-keys';
 import { commentBytes, type EndReason, EventStream, eventBytes, positionBytes } from './event-stream';
 import { localWrites } from './local-writes';
 import { ReplayLog } from './replay-log';

@@ -1,38 +1,10 @@
 /**
- * Keys of scalar values for the subscriber index: equal keys for values MongoDB's equality
- * matches (`1` and `1.0`; an ObjectId by its hex), `undefined` for values the index does not
- * key (objects, arrays, dates...), whose subscribers are then all tested.
+ * The subscriber index's keys: which scalar values a filter pins a field to, and which a document
+ * holds there ({@link equalityKey}). A subscriber whose filter pins nothing is always tested.
  */
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-
-interface IdLike {
-  readonly _bsontype: string;
-  toHexString(): string;
-}
-
-const isObjectId = (value: unknown): value is IdLike =>
-  typeof value === 'object' &&
-  value !== null &&
-  (value as Partial<IdLike>)._bsontype === 'ObjectId' &&
-  typeof (value as Partial<IdLike>).toHexString === 'function';
-
-/** The key of a scalar value; `undefined` for one the index does not key. */
-function equalityKey(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return `s${value}`;
-    case 'number':
-      return Number.isNaN(value) ? undefined : `n${value === 0 ? 0 : value}`;
-    case 'boolean':
-      return value ? 'b1' : 'b0';
-    default:
-      return isObjectId(value) ? `o${value.toHexString()}` : undefined;
-  }
-}
-
-/** A key of any `_id`: its {@link equalityKey}, or its JSON for the rare id that has none. */
-export const idKeyOf = (id: unknown): string => equalityKey(id) ?? JSON.stringify(id);
+import { equalityKey } from '../model/id-key';
 
 /** The keys a filter's equality or `$in` of scalars on one field names; `undefined` when it is anything else. */
 function clauseKeys(value: unknown): string[] | undefined {

@@ -1,13 +1,13 @@
 /** What the feed's tests share: a store's options, readers of a path, reading a stream's queue. */
 import { createEmbeddedDb } from '@store/embedded';
 import { vi } from 'vitest';
+import { requestFilter } from '../access/filters';
 import { authorize } from '../access/grant';
+import { createContext } from '../access/request-context';
 import { resolveStoreOptions } from '../config/options';
-import { createContext } from '../http/context';
+import { matchRoute } from '../handler/router';
 import { QueryCache } from '../http/query-cache';
-import { matchRoute } from '../http/router';
 import type { StoreConfig } from '../model/config';
-import { requestFilter } from '../read/filters';
 import { loadMatching, Subscriber } from './subscriber';
 
 /** The store of the feed's tests: owner-only `notes`, public `posts`, `accounts` with hidden fields. */

@@ -3,8 +3,9 @@
  * and they were already published (with the document before the write, which the stream may
  * lack). Bounded: past {@link MAX_REMEMBERED} the oldest are forgotten.
  */
+
+import { idKeyOf } from '../model/id-key';
 import type { Change } from './change';
-import { idKeyOf } from './equality-keys';
 
 const MAX_REMEMBERED = 10_000;
 

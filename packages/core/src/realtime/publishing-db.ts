@@ -6,8 +6,8 @@
  * event may carry a neighbouring version of it (the order of a document's events still holds).
  */
 import type { Document, ModifyOptions, StoreCollection, StoreDb } from '@store/common';
+import { idKeyOf as idKey } from '../model/id-key';
 import type { Change } from './change';
-import { idKeyOf as idKey } from './equality-keys';
 
 /** Where changes go, and whether a collection's writes are wanted. */
 export interface ChangeSink {

@@ -8,8 +8,8 @@
 
 import type { Document } from '@store/common';
 import { calculateObjectSize } from 'bson';
+import { idKeyOf } from '../model/id-key';
 import type { NumberedChange } from './change';
-import { idKeyOf } from './equality-keys';
 
 /** What happened to one document since a reconnect's id: its first and last change after it. */
 export interface DocumentChanges {

@@ -3,7 +3,7 @@
  * else its address: `clientKeyOf`), at most `maxSubscribers` in all, of which anonymous readers
  * together hold at most the share `signedInShare` leaves them.
  */
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 import type { ResolvedRealtime } from '../model/options';
 
 /** Seconds a refused client is told to wait (`Retry-After`). */

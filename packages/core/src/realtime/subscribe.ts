@@ -2,11 +2,12 @@
  * `GET /<res>?<filter>` with `Accept: text/event-stream`: the change events of the documents the
  * same request would list (contract section 12), from the access rule granted to the request.
  */
-import { storeError } from '../http/error-codes';
+
+import { requestFilter } from '../access/filters';
 import type { RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { RouteMatch } from '../model/resource';
-import { requestFilter } from '../read/filters';
 import type { ChangeFeed } from './change-feed';
 import { EVENT_SOURCE, type EventStream } from './event-stream';
 import { loadMatching, Subscriber } from './subscriber';

@@ -13,7 +13,7 @@ import type {
   StoreCollection,
   StoreDb,
 } from '@store/common';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 import type { StoreLogger } from '../model/http';
 import { driverBsonOf, toDriverBson } from './driver-bson';
 

@@ -8,9 +8,7 @@
 import { ensureIndexes, isOptionError, type StoreDb } from '@store/common';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginInstance, PluginRuntime, PluginStoreSeams } from '../model/plugin';
-import type { ChangeFeed } from '../realtime/change-feed';
-import { publishingDb } from '../realtime/publishing-db';
-import { driverChangeSource, type WatchableDb } from './change-stream';
+import type { RealtimeSeam } from '../model/realtime-seam';
 import { Availability, driverDb, isDriverDb, unavailableError } from './driver-db';
 import { openStorage } from './open-storage';
 import { storeIndexes } from './store-indexes';
@@ -69,8 +67,8 @@ function pause(ms: number): { done: Promise<void>; wake(): void } {
   return { done, wake };
 }
 
-/** Starts storage as the module comment says. */
-export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): StorageHandle {
+/** Starts storage as the module comment says; with `realtime`, every write goes through its seam. */
+export function startStorage(options: ResolvedStoreOptions, realtime?: RealtimeSeam): StorageHandle {
   const availability = new Availability(options.logger);
   let started: StartedStorage | undefined;
   /** When the next attempt runs, while one failed and a retry is pending. */
@@ -85,11 +83,11 @@ export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): 
 
   const opened = openStorage(options.db, process.env, options.data);
   // Sessions a plugin ended end their event streams (none without `realtime`).
-  const seams: PluginStoreSeams = { sessionsEnded: (ended) => feed?.endSessions(ended) };
+  const seams: PluginStoreSeams = { sessionsEnded: (ended) => realtime?.sessionsEnded(ended) };
 
   async function run(): Promise<StartedStorage> {
     const storage = await opened;
-    const publishing = (db: StoreDb) => (feed === undefined ? db : publishingDb(db, feed));
+    const publishing = (db: StoreDb) => realtime?.publishing(db) ?? db;
     if (!isDriverDb(storage.db)) {
       try {
         return await startOnce(publishing(storage.db), options, seams);
@@ -99,7 +97,7 @@ export function startStorage(options: ResolvedStoreOptions, feed?: ChangeFeed): 
       }
     }
     const db = publishing(driverDb(storage.db, { maxTimeMS: options.maxTimeMS, availability }));
-    feed?.useSource(driverChangeSource(storage.db as unknown as WatchableDb, options.logger));
+    realtime?.watch(storage.db);
     let delay = FIRST_RETRY_MS;
     let lastReason: string | undefined;
     for (;;) {

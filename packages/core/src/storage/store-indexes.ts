@@ -7,7 +7,7 @@
  */
 import type { CollectionIndex } from '@store/common';
 import { referenceFields } from '@store/populate';
-import { findResource } from '../config/resources';
+import { findResource } from '../model/find-resource';
 import type { ResolvedStoreOptions } from '../model/options';
 
 /** Name of the text index behind `$search`. */

@@ -1,7 +1,7 @@
 import { idCandidates, newId, sameId } from '@store/common';
 import { ObjectId } from 'bson';
-import { storeError } from '../http/error-codes';
 import type { RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
 
 /**
  * The `_id` of a posted document: the body's, kept as given when it is a non-empty string,

@@ -9,14 +9,14 @@
  */
 import { aliasFilter, type Document, idToString } from '@store/common';
 import { afterWritten } from '../hooks/hooks';
-import { storeError } from '../http/error-codes';
+import { sanitizeDocument } from '../http/body-rules';
 import type { RequestContext, RouteResult } from '../model/context';
+import { storeError } from '../model/error-codes';
+import { newRevision, REVISION_FIELD } from '../model/revision';
 import { idForNewDocument } from './body-id';
-import { sanitizeDocument } from './body-rules';
 import { forItem, itemError } from './bulk-scope';
 import { newDocument, prepareNewDocument } from './new-document';
 import { presentWritten } from './present-written';
-import { newRevision, REVISION_FIELD } from './revision';
 import { stampCreated } from './timestamps';
 
 /** The path segment an `_id` answers to: a 24-hex id in any letter case is one with its ObjectId. */

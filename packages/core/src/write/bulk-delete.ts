@@ -6,13 +6,13 @@
  * document), and each deleted one to `afterDelete`.
  */
 import { idToString } from '@store/common';
+import { andFilters } from '../access/filters';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
-import { andFilters } from '../read/filters';
+import { withoutRevision } from '../model/revision';
 import { bulkFilter, forDocument, readAffected } from './bulk-scope';
 import { removeMatching } from './delete';
-import { withoutRevision } from './revision';
 
 /** `DELETE /<res>?<filter>`: 200 `{ deleted }`. */
 export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> {

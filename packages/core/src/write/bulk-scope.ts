@@ -3,9 +3,9 @@
  * `DELETE /<res>`, the bound on how many documents one reads, and errors that name the item.
  */
 import { type Document, idToString, isStoreError, StoreError } from '@store/common';
-import { storeError } from '../http/error-codes';
+import { requestFilter } from '../access/filters';
 import type { RequestContext } from '../model/context';
-import { requestFilter } from '../read/filters';
+import { storeError } from '../model/error-codes';
 
 /** Parameters that shape a page; a bulk change applies to every matching document, so they have no meaning there. */
 const PAGE_PARAMETERS = new Set([

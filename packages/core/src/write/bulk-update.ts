@@ -9,17 +9,17 @@
  * bad one is a 400 naming its `_id`), and `afterWrite` sees each change.
  */
 import { type Document, idToString } from '@store/common';
+import { andFilters } from '../access/filters';
 import { protectPatch } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
-import { storeError } from '../http/error-codes';
 import { isMergePatch, parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
-import { andFilters } from '../read/filters';
+import { storeError } from '../model/error-codes';
+import { newRevision, REVISION_FIELD } from '../model/revision';
 import { bulkFilter, forDocument, readAffected } from './bulk-scope';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { applySet } from './merge-set';
 import { setOf } from './patch';
-import { newRevision, REVISION_FIELD } from './revision';
 import { isManaged } from './timestamps';
 import { validateBody } from './validate-body';
 

@@ -12,12 +12,12 @@
  * code) is tagged `"0:<hash>"`: its hash part is compared with its answer to a plain `GET`.
  */
 import type { Document } from '@store/common';
-import { storeError } from '../http/error-codes';
 import { answerDigest, listedTags } from '../http/etag';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
+import { revisionOf, sameRevision, UNREVISED } from '../model/revision';
 import { presentOne } from '../read/present';
-import { revisionOf, sameRevision, UNREVISED } from './revision';
 
 /** The tags `If-Match` lists, or `undefined` without one. */
 const ifMatchOf = (ctx: RequestContext) => listedTags(ctx.request.headers['if-match']);

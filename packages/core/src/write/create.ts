@@ -3,12 +3,12 @@ import { idToString, isStoreError } from '@store/common';
 import { afterWritten } from '../hooks/hooks';
 import { parseCreateBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
+import { newRevision, REVISION_FIELD, revisionOf } from '../model/revision';
 import { idForNewDocument } from './body-id';
 import { createMany } from './bulk-create';
 import { insertUnaliased } from './insert-unaliased';
 import { newDocument, prepareNewDocument } from './new-document';
 import { presentWritten } from './present-written';
-import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampCreated } from './timestamps';
 
 /** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */

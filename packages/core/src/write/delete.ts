@@ -1,11 +1,11 @@
 import { type Document, idFilter } from '@store/common';
+import { requestFilter } from '../access/filters';
 import { SOFT_DELETE_FIELD } from '../access/soft-delete';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
-import { requestFilter } from '../read/filters';
+import { newRevision, REVISION_FIELD, withoutRevision } from '../model/revision';
 import { conditionalFilter, notWritten } from './conditional';
-import { newRevision, REVISION_FIELD, withoutRevision } from './revision';
 
 /**
  * Deletes the first document `filter` matches, or every one (`many`); under `softDelete`, sets

@@ -1,8 +1,8 @@
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { geoValueProblem } from '@store/query';
-import { storeError } from '../http/error-codes';
 import type { RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
 
 const INDEX = /^\d+$/;
 

@@ -1,6 +1,6 @@
 import type { Document, StoreCollection } from '@store/common';
 import { aliasFilter } from '@store/common';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 
 function taken() {
   return storeError(

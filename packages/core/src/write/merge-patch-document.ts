@@ -1,15 +1,15 @@
 import type { Document } from '@store/common';
 import { protectPatch } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
-import { storeError } from '../http/error-codes';
 import type { RequestContext, RouteResult } from '../model/context';
+import { storeError } from '../model/error-codes';
+import { newRevision, REVISION_FIELD, revisionOf } from '../model/revision';
 import { checkBodyIdMatchesPath } from './body-id';
 import { notWritten } from './conditional';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { mergePatchUpdate } from './merge-patch';
 import { applySet } from './merge-set';
 import { presentWritten } from './present-written';
-import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { isManaged, stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
 

@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { ObjectId } from 'bson';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 
 /**
  * Most `null`s a dotted key may add to extend an array (`tags.9999` on three tags). MongoDB

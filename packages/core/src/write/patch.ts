@@ -1,18 +1,18 @@
 import type { Document } from '@store/common';
 import { idFilter } from '@store/common';
+import { requestFilter } from '../access/filters';
 import { protectPatch } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
-import { storeError } from '../http/error-codes';
 import { isMergePatch, parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
-import { requestFilter } from '../read/filters';
+import { storeError } from '../model/error-codes';
+import { newRevision, REVISION_FIELD, revisionOf } from '../model/revision';
 import { checkBodyIdMatchesPath } from './body-id';
 import { conditionalFilter, notWritten } from './conditional';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { mergePatchDocument } from './merge-patch-document';
 import { applySet, checkNoOverlap } from './merge-set';
 import { presentWritten } from './present-written';
-import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
 

@@ -1,14 +1,14 @@
 import { idFilter } from '@store/common';
+import { requestFilter } from '../access/filters';
 import { protectReplacement } from '../access/writes';
 import { afterWritten, applyBeforeWrite } from '../hooks/hooks';
 import { parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
-import { requestFilter } from '../read/filters';
+import { newRevision, REVISION_FIELD, revisionOf } from '../model/revision';
 import { checkBodyIdMatchesPath } from './body-id';
 import { conditionalFilter, notWritten } from './conditional';
 import { checkGeoFields } from './geo-fields';
 import { presentWritten } from './present-written';
-import { newRevision, REVISION_FIELD, revisionOf } from './revision';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
 

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../../src/http/handler';
-import { writeNodeResponse } from '../../src/http/node-response';
+import { createStoreHandler } from '../../src/handler/handler';
+import { writeNodeResponse } from '../../src/handler/node-response';
 import type { StoreHandler } from '../../src/model/http';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../../src/http/handler';
+import { createStoreHandler } from '../../src/handler/handler';
 import type { StoreRequest } from '../../src/model/http';
 import { optionError } from '../support/option-error';
 

@@ -8,7 +8,7 @@
 import type { Document, StoreCollection } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStoreHandler } from '../../src/http/handler';
+import { createStoreHandler } from '../../src/handler/handler';
 import type { StoreRequest } from '../../src/model/http';
 
 const get = (path: string): StoreRequest => ({ method: 'GET', path, rawQuery: '', headers: {} });

@@ -1,7 +1,7 @@
 import type { Document, FindOptions } from '@store/common';
-import { checkHiddenQuery } from '../access/hidden';
-import { storeError } from '../http/error-codes';
 import type { RequestContext } from '../model/context';
+import { storeError } from '../model/error-codes';
+import { checkHiddenQuery } from './hidden';
 
 /**
  * ANDs filters: empty ones drop out; a single filter left is returned as it is; filters with no

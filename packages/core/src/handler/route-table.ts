@@ -1,4 +1,5 @@
 import type { RouteHandler } from '../model/context';
+import { storeError } from '../model/error-codes';
 import type { RouteKind } from '../model/resource';
 import { listChildren } from '../read/children';
 import { getDocument } from '../read/get-one';
@@ -9,7 +10,6 @@ import { createDocument } from '../write/create';
 import { deleteDocument } from '../write/delete';
 import { patchDocument } from '../write/patch';
 import { replaceDocument } from '../write/replace';
-import { storeError } from './error-codes';
 
 /** Which handler answers which method on each shape of path. `HEAD` is a `GET` without body. */
 const ROUTES = {

@@ -1,6 +1,6 @@
 import { isValidResourceName } from '@store/query';
-import type { ResolvedResource, ResourceTable } from '../model/resource';
-import { REVISION_FIELD } from '../write/revision';
+import type { ResolvedResource, ResourceTable } from './resource';
+import { REVISION_FIELD } from './revision';
 
 /** An undeclared resource hides only the store's revision field. */
 const UNDECLARED_HIDDEN = Object.freeze([REVISION_FIELD]);

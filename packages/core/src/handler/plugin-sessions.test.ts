@@ -1,11 +1,11 @@
 import type { StoreDb } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStoreHandler } from '../http/handler';
 import type { RequestSession } from '../model/hooks';
 import type { StoreRequest } from '../model/http';
 import type { PluginInstance, PluginRuntime, PluginStoreSeams, StorePlugin } from '../model/plugin';
 import type { StartedStorage } from '../storage/start-storage';
+import { createStoreHandler } from './handler';
 import { checkSessions, findSession } from './plugin-sessions';
 
 declare module '../model/plugin' {

@@ -1,20 +1,21 @@
 import { authorize, isOpenAccess } from '../access/grant';
+import { createContext } from '../access/request-context';
 import { resolveStoreOptions } from '../config/options';
+import { answerPreflight, isPreflight, withCorsHeaders } from '../http/cors';
+import { withEtag } from '../http/etag';
+import { QueryCache } from '../http/query-cache';
+import { renderError } from '../http/render-error';
+import { respond } from '../http/respond';
 import type { StoreConfig } from '../model/config';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import { answerApiDescription, isDescriptionPath } from '../openapi/answer';
-import { answerPlugin, pluginFor } from '../plugins/answer-plugin';
-import { checkSessions, findSession } from '../plugins/plugin-sessions';
 import { ChangeFeed } from '../realtime/change-feed';
+import { realtimeSeam } from '../realtime/realtime-seam';
 import { openEventStream, wantsEvents } from '../realtime/subscribe';
 import { type StorageHandle, startStorage } from '../storage/start-storage';
-import { createContext } from './context';
-import { answerPreflight, isPreflight, withCorsHeaders } from './cors';
-import { withEtag } from './etag';
-import { QueryCache } from './query-cache';
-import { renderError } from './render-error';
-import { respond } from './respond';
+import { answerPlugin, pluginFor } from './answer-plugin';
+import { checkSessions, findSession } from './plugin-sessions';
 import { routeFor } from './route-table';
 import { matchRoute } from './router';
 
@@ -90,7 +91,7 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   const feed = options.realtime && new ChangeFeed(options.realtime, options.logger);
   // At each keep-alive, streams whose session ended elsewhere (another process) end too.
   feed?.useSessionCheck(checkSessions);
-  const storage = startStorage(options, feed);
+  const storage = startStorage(options, feed && realtimeSeam(feed, options.logger));
   let closing = false;
   storage.ready.catch((error: unknown) => {
     // Closed while the database was still out of reach: nothing failed, the store just stopped.

@@ -2,9 +2,9 @@ import type { StoreDb } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';
 import { describe, expect, it } from 'vitest';
 import { optionError } from '../../test/support/option-error';
-import { createStoreHandler } from '../http/handler';
 import type { StoreRequest } from '../model/http';
 import type { StorePlugin } from '../model/plugin';
+import { createStoreHandler } from './handler';
 
 declare module '../model/plugin' {
   interface PluginResourceOptions {

@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { EJSON, ObjectId } from 'bson';
-import { storeError } from '../http/error-codes';
+import { storeError } from '../model/error-codes';
 
 /** Deepest nesting of objects and arrays a body may have. */
 export const MAX_BODY_DEPTH = 32;

@@ -1,12 +1,12 @@
 import type { StoreDb } from '@store/common';
 import type { CompiledQuery } from '@store/query';
-import { OPEN_GRANT } from '../access/grant';
-import { OPERATION_OF_METHOD } from '../access/rules';
 import type { RequestContext } from '../model/context';
 import type { RequestSession } from '../model/hooks';
 import type { StoreRequest } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { ResolvedResource, RouteMatch } from '../model/resource';
+import { OPEN_GRANT } from './grant';
+import { OPERATION_OF_METHOD } from './rules';
 
 /**
  * Builds the context of a matched request, with its compiled query string (`QueryCache`) and the

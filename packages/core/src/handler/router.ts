@@ -1,4 +1,4 @@
-import { findResource } from '../config/resources';
+import { findResource } from '../model/find-resource';
 import type { ResourceTable, RouteKind, RouteMatch } from '../model/resource';
 
 const KINDS = ['collection', 'document', 'children'] as const satisfies readonly RouteKind[];

@@ -7,8 +7,8 @@
  */
 import type { Document } from '@store/common';
 import type { StoreLogger } from '../model/http';
-import type { Change, ChangeKind } from '../realtime/change';
-import type { ChangeSource } from '../realtime/change-feed';
+import type { Change, ChangeKind } from './change';
+import type { ChangeSource } from './change-feed';
 
 /** The part of a driver `Db` a change stream needs. */
 export interface WatchableDb {
