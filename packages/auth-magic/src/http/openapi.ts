@@ -1,6 +1,6 @@
 /**
- * The sign-in routes in the store's OpenAPI description (`PluginInstance.openapi`): the routes of
- * `route-table.ts`, by path relative to `/auth`, for the strategies that are enabled.
+ * The sign-in routes in the store's description (`PluginInstance.openapi`, which `@store/openapi`
+ * serves): the routes of `route-table.ts`, for the strategies that are enabled.
  */
 import type { PluginInstance } from '@store/core';
 import type { ResolvedAuthOptions } from '../resolved-options';
@@ -175,14 +175,16 @@ const ALWAYS = {
   },
 };
 
-/** The description of the routes `options` enable. */
-export function describeAuthRoutes(options: ResolvedAuthOptions): NonNullable<PluginInstance['openapi']> {
-  return {
-    paths: {
-      ...(options.magicCode === null ? {} : MAGIC_CODE),
-      ...(options.magicLink === null ? {} : MAGIC_LINK),
-      ...ALWAYS,
-    },
-    components: AUTH_COMPONENTS,
+/** The description of the routes `options` enable, under `prefix` (`/auth`). */
+export function describeAuthRoutes(
+  options: ResolvedAuthOptions,
+  prefix: string,
+): NonNullable<PluginInstance['openapi']> {
+  const routes = {
+    ...(options.magicCode === null ? {} : MAGIC_CODE),
+    ...(options.magicLink === null ? {} : MAGIC_LINK),
+    ...ALWAYS,
   };
+  const paths = Object.fromEntries(Object.entries(routes).map(([path, item]) => [`${prefix}${path}`, item]));
+  return { paths, components: AUTH_COMPONENTS };
 }

@@ -21,6 +21,9 @@ import { describeAuthRoutes } from './openapi';
 import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
 import { authRouteFor, matchAuthRoute } from './route-table';
 
+/** Where the sign-in routes live (`route-table.ts` matches under it). */
+const AUTH_PREFIX = '/auth';
+
 declare module '@store/core' {
   interface PluginResourceOptions {
     /**
@@ -47,7 +50,7 @@ export async function findRequestSession(
   return token === null ? null : findSession(deps, token);
 }
 
-/** Answers a request under `/auth`, or `null` when it names no auth route (contract section 8). */
+/** Answers a request under `/auth`, or `null` when it names no auth route (docs/auth.md#routes). */
 async function answerAuth(
   request: PluginRequest,
   deps: AuthDeps,
@@ -110,10 +113,10 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
       managedFields: managedFields.filter((field): field is string => field !== undefined),
       hooks: userHooks(() => started),
     },
-    routePrefix: '/auth',
+    routePaths: [AUTH_PREFIX],
     // Every answer, errors included: they carry sessions, or reveal whether a secret is live.
     answerHeaders: { 'cache-control': 'no-store' },
-    openapi: describeAuthRoutes(options),
+    openapi: describeAuthRoutes(options, AUTH_PREFIX),
     async start(db: StoreDb, seams: PluginStoreSeams) {
       const deps = createAuthDeps(db, options, seams);
       await ensureAuthIndexes(deps);
@@ -129,7 +132,7 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
 
 /**
  * The passwordless sign-in plugin: `createStore({ plugins: [magicAuth], resources: { user: {
- * auth: { magicCode: {}, magicLink: {} } } } })` mounts the routes of contract section 8 under
+ * auth: { magicCode: {}, magicLink: {} } } } })` mounts the sign-in routes (docs/auth.md#routes) under
  * `/auth`, keeps users, secrets, sessions and send limits in collections no resource route
  * reaches, and gives every request its session.
  */

@@ -1,4 +1,4 @@
-/** The `cors` option: off, any origin, or a list (contract section 10). */
+/** The `cors` option: off, any origin, or a list of origins (docs/rest-api.md#cors). */
 import { checkBoolean, invalidOption, isPlainObject } from '@store/common';
 import type { CorsConfig } from '../model/config';
 import type { ResolvedCors } from '../model/options';

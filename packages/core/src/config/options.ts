@@ -1,17 +1,25 @@
-import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption } from '@store/common';
+import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption, isPlainObject } from '@store/common';
 import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
 import { clientAddress } from '../http/client-key';
 import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config';
 import { findResource } from '../model/find-resource';
 import type { StoreLogger, StoreRequest } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
+import type { PluginStoreInput } from '../model/plugin';
+import type { StoreDescription } from '../model/store-description';
 import { databaseNameOf } from '../storage/open-storage';
 import { parseByteSize } from './byte-size';
 import { resolveCors } from './cors-option';
-import { resolveOpenApi } from './openapi-option';
 import { resolveRealtime } from './realtime-option';
 import { resolveRelationOptions } from './relation-options';
-import { checkPlugins, routePluginResources, setupPlugins } from './resolve-plugins';
+import {
+  checkPlugins,
+  checkRoutePaths,
+  routePluginResources,
+  setupPlugins,
+  setupStoreWidePlugins,
+} from './resolve-plugins';
+import { storeDescription } from './store-description';
 import { resolveResources } from './resource-options';
 import { resolveTrustedProxies } from './trusted-proxies-option';
 
@@ -27,7 +35,6 @@ const STORE_OPTIONS = [
   'maxLimit',
   'maxBulk',
   'realtime',
-  'openapi',
   'bodyLimit',
   'maxTimeMS',
   'timestamps',
@@ -96,6 +103,12 @@ function checkLogger(value: unknown): StoreLogger {
  * `OptionError` (code `invalid_config`) whose `option` and message name the offending option.
  */
 export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOptions {
+  if (isPlainObject(config) && Object.hasOwn(config, 'openapi')) {
+    invalidOption(
+      'openapi',
+      "moved to the @store/openapi plugin: `import { openapi } from '@store/openapi'` and `plugins: [openapi()]` (docs/openapi.md)",
+    );
+  }
   checkKeys(config, '', STORE_OPTIONS);
   const timestamps = checkBoolean(config.timestamps ?? false, 'timestamps');
   const maxLimit = checkInteger(config.maxLimit ?? 1000, 'maxLimit', 1);
@@ -112,27 +125,36 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const declared = resolveResources(config.resources ?? {}, {
     timestamps,
     access: defaultAccessConfig,
-    plugins,
+    plugins: plugins.claimed,
   });
   const restrict = checkBoolean(config.restrict ?? false, 'restrict');
   const baseUrl = checkBaseUrl(config.baseUrl, 'baseUrl');
   const logger = checkLogger(config.logger ?? console);
   const trustedProxies = resolveTrustedProxies(config.trustedProxies ?? []);
   const resourceConfig = (config.resources ?? {}) as Record<string, Record<string, unknown>>;
-  const store = {
+  let resolved: ResolvedStoreOptions | undefined;
+  let description: StoreDescription | undefined;
+  const store: PluginStoreInput = {
     secret: config.secret,
     baseUrl,
     bodyLimit,
     logger,
     clientAddress: (request: StoreRequest) => clientAddress(request, trustedProxies),
+    describe() {
+      if (resolved === undefined) throw new Error('store.describe() answers once createStore has returned');
+      description ??= storeDescription(resolved);
+      return description;
+    },
   };
-  const active = setupPlugins(plugins, declared, resourceConfig, store);
-  const routed = routePluginResources(declared, active, resourceConfig);
+  const resourcePlugins = setupPlugins(plugins.claimed, declared, resourceConfig, store);
+  const routed = routePluginResources(declared, resourcePlugins, resourceConfig);
+  const active = [...resourcePlugins, ...setupStoreWidePlugins(plugins.storeWide, store)];
+  checkRoutePaths(active);
   const { resources, internalCollections } = routed;
   const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
   const db = checkDb(config.db);
-  return {
+  resolved = {
     db,
     data: checkData(config.data, db),
     cors: resolveCors(config.cors),
@@ -144,7 +166,6 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     maxBulk,
     bodyLimit,
     realtime: resolveRealtime(config.realtime, bodyLimit),
-    openapi: resolveOpenApi(config.openapi),
     maxTimeMS,
     timestamps,
     trustedProxies,
@@ -158,4 +179,5 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
       routable,
     ),
   };
+  return resolved;
 }

@@ -2,25 +2,41 @@ import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
 import type { Awaitable, HookContext, ResourceHooks } from '../model/hooks';
 import type { ActivePlugin } from '../model/options';
-import type { PluginResourceRoute, PluginSetupInput, StorePlugin } from '../model/plugin';
+import type {
+  PluginResourceRoute,
+  PluginStoreInput,
+  ResourcePlugin,
+  StoreWidePlugin,
+} from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 
-/** Checks `plugins`: an array of plugin objects, each claiming a different resource option. */
-export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {
+/** `plugins` checked: the resource plugins by the option each claims, and the store-wide ones with their place. */
+export interface CheckedPlugins {
+  readonly claimed: ReadonlyMap<string, ResourcePlugin>;
+  readonly storeWide: readonly { readonly plugin: StoreWidePlugin; readonly option: string }[];
+}
+
+/** Checks `plugins`: an array of plugin objects, each claiming a different resource option or none. */
+export function checkPlugins(value: unknown): CheckedPlugins {
   if (!Array.isArray(value)) invalidOption('plugins', 'expected an array of plugins such as [magicAuth]');
-  const claimed = new Map<string, StorePlugin>();
+  const claimed = new Map<string, ResourcePlugin>();
+  const storeWide: { plugin: StoreWidePlugin; option: string }[] = [];
   for (const [i, plugin] of value.entries()) {
-    const p = plugin as Partial<StorePlugin> | null;
+    const p = plugin as Partial<ResourcePlugin> | null;
     if (
       !isPlainObject(p) ||
       typeof p.name !== 'string' ||
-      typeof p.resourceOption !== 'string' ||
+      (p.resourceOption !== undefined && typeof p.resourceOption !== 'string') ||
       typeof p.setup !== 'function'
     ) {
       invalidOption(
         `plugins[${i}]`,
-        'expected a store plugin (an object with name, resourceOption and setup)',
+        'expected a store plugin (an object with name and setup, such as magicAuth or openapi()); a factory must be called',
       );
+    }
+    if (p.resourceOption === undefined) {
+      storeWide.push({ plugin: p as unknown as StoreWidePlugin, option: `plugins[${i}]` });
+      continue;
     }
     const other = claimed.get(p.resourceOption);
     if (other !== undefined) {
@@ -29,16 +45,16 @@ export function checkPlugins(value: unknown): ReadonlyMap<string, StorePlugin> {
         `${p.name} and ${other.name} both claim the resource option "${p.resourceOption}"`,
       );
     }
-    claimed.set(p.resourceOption, p as StorePlugin);
+    claimed.set(p.resourceOption, p as ResourcePlugin);
   }
-  return claimed;
+  return { claimed, storeWide };
 }
 
 /** The plugin claiming an option that `config` (one resource's options) sets, if any. */
 export function pluginOf(
   config: Readonly<Record<string, unknown>>,
-  claimed: ReadonlyMap<string, StorePlugin>,
-): StorePlugin | undefined {
+  claimed: ReadonlyMap<string, ResourcePlugin>,
+): ResourcePlugin | undefined {
   for (const [option, plugin] of claimed) if (config[option] !== undefined) return plugin;
   return undefined;
 }
@@ -48,10 +64,10 @@ export function pluginOf(
  * A plugin's collections may hold no other resource.
  */
 export function setupPlugins(
-  claimed: ReadonlyMap<string, StorePlugin>,
+  claimed: ReadonlyMap<string, ResourcePlugin>,
   resources: ReadonlyMap<string, ResolvedResource>,
   config: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
-  store: PluginSetupInput['store'],
+  store: PluginStoreInput,
 ): readonly ActivePlugin[] {
   const active: ActivePlugin[] = [];
   for (const [resourceName, resourceConfig] of Object.entries(config)) {
@@ -81,6 +97,35 @@ export function setupPlugins(
     }
   }
   return active;
+}
+
+/** Sets up the store-wide plugins, once each, in the order of `plugins`. */
+export function setupStoreWidePlugins(
+  storeWide: CheckedPlugins['storeWide'],
+  store: PluginStoreInput,
+): readonly ActivePlugin[] {
+  return storeWide.map(({ plugin, option }) => ({
+    plugin,
+    resourceName: undefined,
+    instance: plugin.setup({ option, store }),
+  }));
+}
+
+const firstSegment = (path: string) => path.replace(/^\/+|\/+$/g, '').split('/')[0] ?? '';
+
+/** Two active plugins never answer the same path: their route paths' first segments differ. */
+export function checkRoutePaths(active: readonly ActivePlugin[]): void {
+  const owners = new Map<string, string>();
+  for (const { plugin, instance } of active) {
+    for (const path of instance.routePaths) {
+      const segment = firstSegment(path);
+      const owner = owners.get(segment);
+      if (owner !== undefined && owner !== plugin.name) {
+        invalidOption('plugins', `${plugin.name} and ${owner} both answer /${segment}`);
+      }
+      owners.set(segment, plugin.name);
+    }
+  }
 }
 
 /** An after-hook taking one value besides the context (`afterWrite`'s change, `afterDelete`'s document). */
@@ -136,9 +181,9 @@ export function routePluginResources(
   const configByRoute: Record<string, unknown> = { ...config };
   for (const { resourceName, instance } of active) {
     for (const name of instance.collections) internal.add(name);
-    const resource = routed.get(resourceName);
+    const resource = resourceName === undefined ? undefined : routed.get(resourceName);
     const route = instance.resource;
-    if (resource === undefined || route === undefined) continue;
+    if (resourceName === undefined || resource === undefined || route === undefined) continue;
     const name = route.routeAs ?? resourceName;
     const declaredAccess = config[resourceName]?.access !== undefined;
     const access =

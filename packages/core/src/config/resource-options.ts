@@ -13,7 +13,7 @@ import { SOFT_DELETE_FIELD } from '../access/soft-delete';
 import { checkHooks } from '../hooks/hooks';
 import type { ResourceConfig } from '../model/config';
 import type { AccessConfig } from '../model/hooks';
-import type { PluginResourceOptions, StorePlugin } from '../model/plugin';
+import type { PluginResourceOptions, ResourcePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 import { REVISION_FIELD } from '../model/revision';
 import { compileBodySchema } from './body-schema';
@@ -66,7 +66,7 @@ interface ResourceDefaults {
   /** `defaultAccess` as configured (resolved per resource, with its `ownerField`). */
   readonly access: AccessConfig;
   /** Plugins by the resource option they claim (`auth`). */
-  readonly plugins: ReadonlyMap<string, StorePlugin>;
+  readonly plugins: ReadonlyMap<string, ResourcePlugin>;
 }
 
 function resolveResource(name: string, value: unknown, defaults: ResourceDefaults): ResolvedResource {

@@ -1,3 +1,4 @@
+import { withEtag } from '../http/etag';
 import type { QueryCache } from '../http/query-cache';
 import { renderError } from '../http/render-error';
 import { respond } from '../http/respond';
@@ -13,24 +14,35 @@ function isUnder(path: string, prefix: string): boolean {
   return rest === bare || rest.startsWith(`${bare}/`);
 }
 
-/** The active plugin whose routes `path` lies under, if any (checked before resource routes). */
+/** The active plugin whose routes `path` lies at or under, if any (checked before resource routes). */
 export function pluginFor(path: string, options: ResolvedStoreOptions): PluginInstance | undefined {
-  return options.plugins.find(({ instance }) => isUnder(path, instance.routePrefix))?.instance;
+  return options.plugins.find(({ instance }) => instance.routePaths.some((prefix) => isUnder(path, prefix)))
+    ?.instance;
 }
 
-/** Serializes a plugin's answer: JSON through `respond`, or an HTML page. */
-function serialize(answer: PluginAnswer): StoreResponse {
-  if (answer.html === undefined) return respond(answer);
+/** A body sent as it is, with its length. */
+function raw(answer: PluginAnswer, body: string, type: string | undefined): StoreResponse {
   const headers: Record<string, string> = {
-    'content-type': 'text/html; charset=utf-8',
+    ...(type === undefined ? {} : { 'content-type': type }),
     ...answer.headers,
-    'content-length': String(Buffer.byteLength(answer.html)),
+    'content-length': String(Buffer.byteLength(body)),
   };
-  return { status: answer.status, headers, body: answer.html };
+  return { status: answer.status, headers, body };
+}
+
+/** Serializes a plugin's answer: JSON through `respond`, an HTML page, or a body as it is. */
+function serialize(request: StoreRequest, answer: PluginAnswer): StoreResponse {
+  const response =
+    answer.html !== undefined
+      ? raw(answer, answer.html, 'text/html; charset=utf-8')
+      : answer.body !== undefined
+        ? raw(answer, answer.body, undefined)
+        : respond(answer);
+  return answer.etag === true ? withEtag(request, response, undefined) : response;
 }
 
 /**
- * Answers a request under a plugin's `routePrefix`: `null` when no route of the plugin matches
+ * Answers a request under one of a plugin's `routePaths`: `null` when no route of the plugin matches
  * (the path is then not the store's). Errors render as problem JSON; every answer carries the
  * plugin's `answerHeaders`.
  */
@@ -48,7 +60,7 @@ export async function answerPlugin(
     const runtime = plugins.find((started) => started.instance === instance)?.runtime;
     if (runtime === undefined) throw new Error('a configured plugin was not started');
     const answer = await runtime.answer({ request, method: request.method.toUpperCase(), flags });
-    response = answer === null ? null : serialize(answer);
+    response = answer === null ? null : serialize(request, answer);
   } catch (error) {
     response = renderError(error, options.logger);
   }

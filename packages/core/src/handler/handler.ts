@@ -9,7 +9,6 @@ import { respond } from '../http/respond';
 import type { StoreConfig } from '../model/config';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
-import { answerApiDescription, isDescriptionPath } from '../openapi/answer';
 import { ChangeFeed } from '../realtime/change-feed';
 import { realtimeSeam } from '../realtime/realtime-seam';
 import { openEventStream, wantsEvents } from '../realtime/subscribe';
@@ -56,10 +55,7 @@ async function answer(
   const plugin = pluginFor(request.path, options);
   const { cors } = options;
   if (cors !== undefined && isPreflight(request)) {
-    const ours =
-      plugin !== undefined ||
-      matchRoute(request.path, options) !== undefined ||
-      isDescriptionPath(request.path, options);
+    const ours = plugin !== undefined || matchRoute(request.path, options) !== undefined;
     if (!ours) return null;
     try {
       return answerPreflight(request, cors);
@@ -68,10 +64,9 @@ async function answer(
     }
   }
   const answered =
-    (options.openapi === undefined ? null : answerApiDescription(request, options)) ??
-    (plugin === undefined
+    plugin === undefined
       ? await answerResource(request, options, storage, feed, queries)
-      : await answerPlugin(request, plugin, options, storage, queries));
+      : await answerPlugin(request, plugin, options, storage, queries);
   if (answered === null) return null;
   const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.

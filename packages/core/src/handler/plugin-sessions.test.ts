@@ -42,7 +42,7 @@ function headerSession(probe: Probe): StorePlugin {
     errorCodes: {},
     setup: () => ({
       collections: [],
-      routePrefix: '/header-session',
+      routePaths: ['/header-session'],
       async start(_db: StoreDb, seams: PluginStoreSeams) {
         probe.seams = seams;
         return {
@@ -280,7 +280,7 @@ describe("a plugin's hooks on its resource", () => {
       errorCodes: {},
       setup: () => ({
         collections: [],
-        routePrefix: '/watching',
+        routePaths: ['/watching'],
         resource: {
           hooks: {
             afterWrite: (_ctx, { after }) => void calls.push(`plugin wrote ${after._id}`),

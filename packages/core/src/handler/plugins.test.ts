@@ -3,7 +3,8 @@ import { createEmbeddedDb } from '@store/embedded';
 import { describe, expect, it } from 'vitest';
 import { optionError } from '../../test/support/option-error';
 import type { StoreRequest } from '../model/http';
-import type { StorePlugin } from '../model/plugin';
+import type { StorePlugin, StoreWidePlugin } from '../model/plugin';
+import type { StoreDescription } from '../model/store-description';
 import { createStoreHandler } from './handler';
 
 declare module '../model/plugin' {
@@ -31,7 +32,7 @@ const headerAuth: StorePlugin = {
     return {
       collections: ['header-auth-log'],
       resource: { routeAs: 'accounts', defaultAccess: { rule: 'owner', ownerField: '_id' } },
-      routePrefix: '/whoami',
+      routePaths: ['/whoami'],
       answerHeaders: { 'cache-control': 'no-store' },
       async start(db: StoreDb) {
         await db.collection('header-auth-log').createIndex({ at: 1 });
@@ -105,5 +106,106 @@ describe('the plugin interface', () => {
     ],
   ])('refuses %s with invalid_config naming it', (_what, config, option) => {
     expect(optionError(config)).toMatchObject({ code: 'invalid_config', option });
+  });
+
+  it('refuses a store plugin whose route paths another plugin already answers', () => {
+    const shadowing = reporter(['/whoami/extra']);
+    expect(
+      optionError({ plugins: [headerAuth, shadowing], resources: { member: { headerAuth: {} } } }),
+    ).toMatchObject({ code: 'invalid_config', option: 'plugins' });
+  });
+});
+
+/** A store-wide plugin that answers with what `store.describe()` says, and a script body with an ETag. */
+function reporter(routePaths: readonly string[] = ['/described', '/script.js']): StoreWidePlugin {
+  return {
+    name: 'reporter',
+    errorCodes: { reporter_broken: 500 },
+    setup({ option, store: info }) {
+      return {
+        collections: [],
+        routePaths,
+        async start() {
+          return {
+            async answer({ request: req }) {
+              if (req.path === '/described') return { status: 200, data: { option, ...info.describe() } };
+              if (req.path !== '/script.js') return null;
+              const headers = { 'content-type': 'text/javascript; charset=utf-8' };
+              return { status: 200, body: 'void 0;', headers, etag: true };
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+describe('a store-wide plugin', () => {
+  const described = async (config: Parameters<typeof createStoreHandler>[0]) => {
+    const handle = createStoreHandler({ db: createEmbeddedDb(), ...config });
+    await handle.ready;
+    const answer = await handle(request('GET', '/described'));
+    await handle.close();
+    return JSON.parse(answer?.body ?? '') as StoreDescription & { option: string };
+  };
+
+  it('reads the store’s description: routed resources, rules without functions, other plugins’ routes and codes', async () => {
+    const description = await described({
+      plugins: [headerAuth, reporter()],
+      restrict: true,
+      baseUrl: 'https://api.example.com',
+      resources: {
+        member: { headerAuth: {} },
+        notes: { access: { read: 'public', create: 'authenticated', update: (ctx) => ctx.user !== null } },
+        whoami: {},
+      },
+    });
+    expect(description.option).toBe('plugins[1]');
+    expect(description).toMatchObject({ baseUrl: 'https://api.example.com', restrict: true });
+    expect(description.otherResources).toBeUndefined();
+    // `member` is routed as `accounts`; `whoami` is shadowed by the plugin route of that name.
+    expect(description.resources.map((resource) => resource.name)).toEqual(['notes', 'accounts']);
+    expect(description.resources[0]?.access).toMatchObject({
+      read: { kind: 'public' },
+      create: { kind: 'authenticated' },
+      update: { kind: 'function' },
+    });
+    expect(description.resources[1]?.access.read).toEqual({ kind: 'owner', field: '_id' });
+    expect(description.plugins.map(({ name, routePaths }) => [name, routePaths])).toEqual([
+      ['header-auth', ['/whoami']],
+      ['reporter', ['/described', '/script.js']],
+    ]);
+    expect(description.errorCodes).toMatchObject({ not_found: 404, invalid_query: 400 });
+    expect(description.plugins[1]?.errorCodes).toEqual({ reporter_broken: 500 });
+  });
+
+  it('describes the other resources’ access when not restricted, and realtime’s keep-alive', async () => {
+    const description = await described({ plugins: [reporter()], defaultAccess: 'authenticated' });
+    expect(description.otherResources?.access.read).toEqual({ kind: 'authenticated' });
+    expect(description.realtime).toEqual({ keepAliveSeconds: 15 });
+    expect((await described({ plugins: [reporter()], realtime: false })).realtime).toBeUndefined();
+  });
+
+  it('sends a text body as it is, with its ETag, and 304 to a matching If-None-Match', async () => {
+    const handle = createStoreHandler({ db: createEmbeddedDb(), plugins: [reporter()] });
+    await handle.ready;
+    const first = await handle(request('GET', '/script.js'));
+    expect(first).toMatchObject({
+      status: 200,
+      body: 'void 0;',
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'content-length': '7' },
+    });
+    const etag = first?.headers.etag;
+    expect(etag).toMatch(/^W\/"/);
+    expect(await handle(request('GET', '/script.js', { 'if-none-match': etag }))).toMatchObject({ status: 304 });
+    await handle.close();
+  });
+
+  it('refuses the removed openapi option with the way to the plugin', () => {
+    expect(optionError({ openapi: true })).toMatchObject({
+      code: 'invalid_config',
+      option: 'openapi',
+      message: expect.stringContaining('@store/openapi'),
+    });
   });
 });

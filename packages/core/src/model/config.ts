@@ -183,16 +183,6 @@ export interface RealtimeConfig {
   maxQueuedBytes?: number | string;
 }
 
-/** `openapi` as an object: the `info` of the document. */
-export interface OpenApiConfig {
-  /** @default "@store API" */
-  title?: string;
-  /** @default "1.0.0" */
-  version?: string;
-  /** @default undefined */
-  description?: string;
-}
-
 /** Cross-origin access (`cors`): which origins may call the store from a browser. */
 export interface CorsConfig {
   /** Allowed origins (`https://app.example.com`), or `"*"` for any. */
@@ -270,12 +260,6 @@ export interface StoreConfig {
    * @default { maxSubscribers: 10000, maxStreamsPerClient: 100, signedInShare: 0.5, keepAliveSeconds: 15, replayEvents: 1000, replayBytes: "16mb", maxQueuedBytes: four times bodyLimit }
    */
   realtime?: RealtimeConfig | false;
-  /**
-   * Serve `GET /openapi.json` (an OpenAPI 3.1 description of the store's routes) and `GET /docs`
-   * (a reference page rendered from it); an object sets the document's `info`.
-   * @default false
-   */
-  openapi?: boolean | OpenApiConfig;
   /**
    * Largest accepted request body: bytes, or a string such as `"512kb"` or `"1mb"`.
    * @default "1mb"

@@ -29,7 +29,7 @@ export interface RequestSession {
 export type HookRequest = Readonly<Pick<StoreRequest, 'method' | 'path' | 'rawQuery' | 'headers' | 'ip'>>;
 
 /**
- * What hooks, access functions and population `match` functions receive (contract section 1):
+ * What hooks, access functions and population `match` functions receive:
  * the request's facts, the resource and operation, the read-only compiled query and its flags,
  * the user and session, and the collections of routable resources. Never the store's internal
  * options, secrets, or a collection no route reaches (sessions, sign-in secrets).

@@ -30,8 +30,8 @@ export interface ResolvedRelationOptions {
 /** A plugin that is on, for one resource of one store. */
 export interface ActivePlugin {
   readonly plugin: StorePlugin;
-  /** The resource carrying the claimed option, as configured (`user`). */
-  readonly resourceName: string;
+  /** The resource carrying the claimed option, as configured (`user`); none for a store-wide plugin. */
+  readonly resourceName: string | undefined;
   readonly instance: PluginInstance;
 }
 
@@ -57,13 +57,6 @@ export interface TrustedProxies {
   has(address: string): boolean;
 }
 
-/** `openapi` resolved: the `info` of the document. */
-export interface ResolvedOpenApi {
-  readonly title: string;
-  readonly version: string;
-  readonly description: string | undefined;
-}
-
 /** {@link StoreConfig} with defaults applied and every value checked. */
 export interface ResolvedStoreOptions {
   readonly db: StoreDbOption;
@@ -80,8 +73,6 @@ export interface ResolvedStoreOptions {
   readonly bodyLimit: number;
   /** Change-event streams, unless `realtime: false`. */
   readonly realtime: ResolvedRealtime | undefined;
-  /** `/openapi.json` and `/docs`, when on. */
-  readonly openapi: ResolvedOpenApi | undefined;
   readonly maxTimeMS: number;
   readonly timestamps: boolean;
   /** The proxies whose `X-Forwarded-For` is believed (see `clientAddress`). */

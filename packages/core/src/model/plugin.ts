@@ -1,13 +1,15 @@
 /**
- * The plugin interface (types only): how a package such as `@store/auth-magic` adds routes,
- * collections and sessions to a store without core importing it. A plugin claims one resource
- * option (`resources.<name>.<option>`), is resolved with the store's options at `createStore`,
+ * The plugin interface (types only): how a package such as `@store/auth-magic` or
+ * `@store/openapi` adds routes, collections and sessions to a store without core importing it.
+ * A resource plugin claims one resource option (`resources.<name>.<option>`); a store-wide one
+ * claims none and is set up once. Each is resolved with the store's options at `createStore`,
  * and started once storage is open.
  */
 import type { ErrorCodeTable, StoreDb } from '@store/common';
 import type { CompiledQuery } from '@store/query';
 import type { AccessConfig, RequestSession, ResourceHooks } from './hooks';
 import type { StoreLogger, StoreRequest } from './http';
+import type { StoreDescription } from './store-description';
 
 /**
  * Sessions that ended (sign-out, sign-out everywhere, a block, a revocation): those named by
@@ -28,7 +30,7 @@ export interface PluginStoreSeams {
   sessionsEnded(ended: EndedSessions): void;
 }
 
-/** What a plugin learns, at `createStore`, about the option it claims and the store. */
+/** What a resource plugin learns, at `createStore`, about the option it claims and the store. */
 export interface PluginSetupInput {
   /** The option's full name, for errors: `resources.user.auth`. */
   readonly option: string;
@@ -38,20 +40,35 @@ export interface PluginSetupInput {
   readonly collection: string;
   /** The option's value as configured (unchecked: the plugin checks it, throwing `OptionError`). */
   readonly value: unknown;
-  /** The store-wide options a plugin may need. */
-  readonly store: {
-    /** `secret` as configured (unchecked). */
-    readonly secret: unknown;
-    readonly baseUrl: string | undefined;
-    readonly bodyLimit: number;
-    readonly logger: StoreLogger;
-    /**
-     * The client's address of a request: `request.ip`, or, when that is one of `trustedProxies`,
-     * the address the proxies forwarded for (`''` when the host reports none). Limits per address
-     * key it with `addressKey`.
-     */
-    clientAddress(request: StoreRequest): string;
-  };
+  readonly store: PluginStoreInput;
+}
+
+/** What a store-wide plugin learns at `createStore`. */
+export interface StoreWideSetupInput {
+  /** Where it stands, for errors: `plugins[1]`. */
+  readonly option: string;
+  readonly store: PluginStoreInput;
+}
+
+/** The store-wide options every plugin may need, and the store's description. */
+export interface PluginStoreInput {
+  /** `secret` as configured (unchecked). */
+  readonly secret: unknown;
+  readonly baseUrl: string | undefined;
+  readonly bodyLimit: number;
+  readonly logger: StoreLogger;
+  /**
+   * The client's address of a request: `request.ip`, or, when that is one of `trustedProxies`,
+   * the address the proxies forwarded for (`''` when the host reports none). Limits per address
+   * key it with `addressKey`.
+   */
+  clientAddress(request: StoreRequest): string;
+  /**
+   * The store's routes and who may call them, read-only: the same object on every call. It is
+   * complete once `createStore` has returned (every plugin set up), so call it from a route, not
+   * from `setup`.
+   */
+  describe(): StoreDescription;
 }
 
 /** How the resource carrying the option is routed once the plugin is on. */
@@ -85,6 +102,10 @@ export interface PluginAnswer {
   data?: unknown;
   /** A server-rendered HTML page, sent as `text/html`. */
   html?: string;
+  /** Any other text body (a script, a style sheet), sent as it is: set its `content-type` in `headers`. */
+  body?: string;
+  /** Answer a `GET` with an `ETag` of the body, and `304` to a matching `If-None-Match`. */
+  etag?: boolean;
   /** Extra headers, lower-case names. */
   headers?: Record<string, string>;
 }
@@ -92,7 +113,7 @@ export interface PluginAnswer {
 /** A plugin at request time, once storage is open. */
 export interface PluginRuntime {
   /**
-   * Answers a request whose path lies under the plugin's `routePrefix`, or `null` when no route
+   * Answers a request whose path is at or under one of the plugin's `routePaths`, or `null` when no route
    * of the plugin matches (the path is then not the store's). Errors it throws are rendered by
    * core as problem JSON.
    */
@@ -113,13 +134,16 @@ export interface PluginInstance {
   /** Collections the plugin keeps to itself: never routable, and no other resource may use one. */
   readonly collections: readonly string[];
   readonly resource?: PluginResourceRoute;
-  /** The path its routes live under (`/auth`); checked before resource routes. */
-  readonly routePrefix: string;
-  /** Headers every answer under `routePrefix` carries, errors included (`cache-control: no-store`). */
+  /**
+   * The paths its routes live at or under (`['/auth']`, `['/openapi.json', '/docs']`); checked
+   * before resource routes, so a resource of the same name is not reached.
+   */
+  readonly routePaths: readonly string[];
+  /** Headers every answer under `routePaths` carries, errors included (`cache-control: no-store`). */
   readonly answerHeaders?: Readonly<Record<string, string>>;
   /**
-   * Its routes in the store's OpenAPI description (`openapi` option): OpenAPI 3.1 path items by
-   * path relative to `routePrefix` (`/session`), and the components they use by section
+   * Its routes in the store's description (`StoreDescription.plugins`, which `@store/openapi`
+   * serves): OpenAPI 3.1 path items by full path (`/auth/session`), and the components they use by section
    * (`{ schemas: {...}, securitySchemes: {...} }`). They may reference the store's own
    * `#/components/schemas/Problem` and `#/components/responses/Problem`; a session scheme a
    * plugin adds is offered on every resource operation that needs a session. Core's components
@@ -137,10 +161,11 @@ export interface PluginInstance {
 }
 
 /**
- * A store plugin: `createStore({ plugins: [magicAuth], resources: { user: { auth: {...} } } })`.
+ * A plugin that claims a resource option:
+ * `createStore({ plugins: [magicAuth], resources: { user: { auth: {...} } } })`.
  * See docs/architecture.md ("where do I add a sign-in strategy").
  */
-export interface StorePlugin {
+export interface ResourcePlugin {
   /** The package, for messages: `@store/auth-magic`. */
   readonly name: string;
   /** The resource option it claims: `auth` claims `resources.<name>.auth`. */
@@ -150,11 +175,25 @@ export interface StorePlugin {
   /** The codes of the errors its routes answer with (for documentation). */
   readonly errorCodes: ErrorCodeTable;
   /**
-   * Resolves the claimed option once, at `createStore` (throwing `OptionError` naming a bad
-   * value); `null` leaves the plugin off.
+   * Resolves the claimed option once per resource that sets it, at `createStore` (throwing
+   * `OptionError` naming a bad value); `null` leaves the plugin off.
    */
   setup(input: PluginSetupInput): PluginInstance | null;
 }
+
+/**
+ * A plugin that claims no option and is set up once, after the resource plugins, with the options
+ * it was created with: `createStore({ plugins: [openapi({ title: 'Notes' })] })`.
+ */
+export interface StoreWidePlugin {
+  readonly name: string;
+  readonly resourceOption?: undefined;
+  readonly errorCodes: ErrorCodeTable;
+  setup(input: StoreWideSetupInput): PluginInstance;
+}
+
+/** A store plugin, as `plugins` lists it. */
+export type StorePlugin = ResourcePlugin | StoreWidePlugin;
 
 /**
  * Options plugins add to `resources.<name>`: a plugin package augments this interface

@@ -1,5 +1,5 @@
 /**
- * The application's `bson`: the one its `mongodb` driver serializes with (contract section 9).
+ * The application's `bson`: the one its `mongodb` driver serializes with.
  * The store builds ObjectIds and other BSON values with its own `bson` (7.x); a driver of another
  * major refuses them (`BSONVersionError: bson types must be from bson 6.x.x`). So every value
  * the store sends through a driver is rebuilt with the driver's classes, found from the `Db`

@@ -1,5 +1,5 @@
 /**
- * A MongoDB driver `Db` as the store talks to it (contract section 9): every value sent is built
+ * A MongoDB driver `Db` as the store talks to it: every value sent is built
  * with the driver's own `bson`, every query carries `maxTimeMS`, and the driver's failures that
  * mean "not now" answer 503 (`query_timeout`, `database_unavailable` with `Retry-After`). The
  * state of the connection is logged once per change.

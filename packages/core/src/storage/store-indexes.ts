@@ -1,5 +1,5 @@
 /**
- * The indexes core owns (contract section 9), named `store_` + MongoDB's default name so they
+ * The indexes core owns, named `store_` + MongoDB's default name so they
  * are told apart from the application's own: a text index over each resource's `search` fields,
  * a `2dsphere` index on each `geo` field, and an ascending index on each field of `indexes` and
  * on every reference field of a declared relation. Start-up reconciles each with `ensureIndex`: changed ones are replaced,
