@@ -91,4 +91,3 @@ export function createStore<C>(config: StoreConfig = {}, options: FetchStoreOpti
 
 export type { StoreConfig } from '@store/core';
 export type { FetchStoreOptions, ResolvedFetchStoreOptions } from './options';
-export { resolveFetchStoreOptions } from './options';

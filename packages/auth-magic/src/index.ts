@@ -1,8 +1,7 @@
 export { confirmPage, type PageResponse } from './confirm-page';
 export type { AuthCollection, AuthDb, AuthDocument } from './db';
 export { type AuthDeps, createAuthDeps, ensureAuthIndexes } from './deps';
-export { type DurationInput, parseDuration } from './duration';
-export { normalizeEmail } from './email';
+export type { DurationInput } from './duration';
 export { AUTH_ERROR_CODES, type AuthErrorCode } from './error-codes';
 export { AuthError } from './errors';
 export { type ApproveLinkResult, approveLink } from './flows/approve-link';
@@ -14,7 +13,7 @@ export { type RequestLinkInput, type RequestLinkResult, requestLink } from './fl
 export { getSession, logout, logoutEverywhere } from './flows/session-flows';
 export { type VerifyCodeInput, verifyCode } from './flows/verify-code';
 export type { UserAuthConfig } from './http/options';
-export { findRequestSession, type MagicAuthInstance, magicAuth } from './http/plugin';
+export { type MagicAuthInstance, magicAuth } from './http/plugin';
 export type { MagicEmailOptions, MailerOption, MailMessage, MailPart, MailTransport } from './mail-types';
 export type {
   AuthHook,
@@ -28,7 +27,6 @@ export type {
   RateLimitOptions,
   RateLimitRule,
 } from './options';
-export { hitRateLimit, type RateHit, type RateLimitScope } from './rate-limit';
 export { resolveAuthOptions } from './resolve-options';
 export type {
   ResolvedAuthOptions,
@@ -38,7 +36,7 @@ export type {
   ResolvedRateRule,
   ResolvedStrategy,
 } from './resolved-options';
-export { generateCode, generateToken, hashSecret } from './secrets';
+export { generateToken } from './secrets';
 export { type HeaderBag, sessionCookie, sessionTokenFromHeaders } from './session-http';
 export {
   type AuthSession,
@@ -48,5 +46,4 @@ export {
   findSession,
   revokeSession,
   revokeUserSessions,
-  SESSION_COOKIE,
 } from './sessions';

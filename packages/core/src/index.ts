@@ -8,7 +8,7 @@
 export { resolveStoreOptions } from './config/options';
 export { createStoreHandler } from './handler/handler';
 export { writeNodeResponse } from './handler/node-response';
-export { type ClientRequest, clientAddress, clientKeyOf } from './http/client-key';
+export { clientAddress } from './http/client-key';
 export { addressKey } from './http/ip-address';
 export { isJsonContentType, parseJsonBody } from './http/parse-body';
 export { receiveBody } from './http/read-body';
