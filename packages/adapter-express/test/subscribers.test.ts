@@ -1,5 +1,5 @@
 /**
- * Contract section 12 at scale: 1,000 event streams open at once on one store (Express, embedded
+ * Change events at scale: 1,000 event streams open at once on one store (Express, embedded
  * engine), each receiving exactly its own events, with the memory they cost reported.
  */
 import { once } from 'node:events';

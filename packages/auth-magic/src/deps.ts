@@ -24,7 +24,7 @@ const ready = new WeakMap<AuthDeps, Promise<void>>();
 /**
  * How long a sign-in secret is kept past its `expiresAt` before MongoDB's TTL monitor (or the
  * embedded engine) deletes it: until then it answers 410 `token_expired` on both engines, whenever
- * the sweep runs (contract section 9). Expiry itself is read from `expiresAt`, never from the sweep.
+ * the sweep runs. Expiry itself is read from `expiresAt`, never from the sweep.
  */
 export const SECRET_RETENTION_SECONDS = 86_400;
 

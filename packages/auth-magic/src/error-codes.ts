@@ -2,7 +2,7 @@ import { defineErrorCodes } from '@store/common';
 
 /**
  * Every error this package raises, by stable snake_case code: one line per code, with the
- * HTTP status the store answers. Codes follow the contract (sections 4 and 8); a bad option
+ * HTTP status the store answers (docs/rest-api.md#errors); a bad option
  * is `@store/common`'s `OptionError` (`invalid_config`), as in every package.
  */
 export const AUTH_ERROR_CODES = defineErrorCodes({

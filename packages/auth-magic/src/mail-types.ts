@@ -29,7 +29,7 @@ export type MailerOption = MailTransport | Record<string, unknown> | string | nu
  */
 export type MailPart = (user: AuthDocument | null, token: string, url: string) => string;
 
-/** Message options of a strategy (spec table 5.3, `email`). */
+/** Message options of a strategy (its `email` option, docs/auth.md#options). */
 export interface MagicEmailOptions {
   /** Sender. @default 'no-reply@<host of baseUrl>' ('no-reply@localhost' without baseUrl) */
   from?: string;

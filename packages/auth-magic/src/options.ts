@@ -34,7 +34,7 @@ export interface AuthHookContext {
  */
 export type AuthHook = (context: AuthHookContext) => Promise<void> | void;
 
-/** Options shared by both strategies: the spec's table 5.3. */
+/** Options shared by both strategies (docs/auth.md#options). */
 export interface MagicStrategyOptions {
   /** Field holding the address in the user document. @default AuthOptions.emailField ('email') */
   emailField?: string;

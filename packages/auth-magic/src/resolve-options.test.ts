@@ -10,7 +10,7 @@ const base: AuthOptions = {
 };
 
 describe('resolveAuthOptions', () => {
-  it('applies every default of the spec table 5.3 and the contract', () => {
+  it('applies the documented default of every option', () => {
     const resolved = resolveAuthOptions({
       ...base,
       magicLink: {},

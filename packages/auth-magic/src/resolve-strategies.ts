@@ -17,7 +17,7 @@ import type {
   ResolvedStrategy,
 } from './resolved-options';
 
-/** Keys every strategy takes (spec table 5.3). */
+/** Keys every strategy takes (docs/auth.md#options). */
 const STRATEGY_KEYS = [
   'emailField',
   'collection',
@@ -44,12 +44,11 @@ const CODE_KEYS = [
   'maxGuesses',
 ] as const satisfies readonly (keyof MagicCodeOptions)[];
 
-/** Names of the original service (or common slips) and what to write instead. */
+/** Keys that look like options but are not (other names for hooks, common slips), and what to write instead. */
 const LEGACY_HINTS: Readonly<Record<string, string>> = {
-  doBeforeRetrieve:
-    "the original service's doBeforeRetrieve is doRetrieve here (runs before a session is handed out)",
-  doBeforeVerify: "the original service's doBeforeVerify is doVerify here",
-  doBeforeGenerate: "the original service's doBeforeGenerate is doGenerate here",
+  doBeforeRetrieve: 'doBeforeRetrieve is doRetrieve here (runs before a session is handed out)',
+  doBeforeVerify: 'doBeforeVerify is doVerify here',
+  doBeforeGenerate: 'doBeforeGenerate is doGenerate here',
   expires: 'the lifetime is exp here',
   ttl: 'the lifetime is exp here',
 };
@@ -119,7 +118,7 @@ function resolveEmail(
   };
 }
 
-/** The options both strategies share (spec table 5.3). */
+/** The options both strategies share (docs/auth.md#options). */
 function resolveStrategy(
   options: MagicStrategyOptions,
   defaults: StrategyDefaults,
@@ -141,7 +140,7 @@ function resolveStrategy(
   };
 }
 
-/** `magicLink` with defaults: the shared table 5.3 options plus the poll options. */
+/** `magicLink` with defaults: the shared options plus the poll options. */
 export function resolveMagicLink(options: MagicLinkOptions, shared: Shared): ResolvedMagicLink {
   checkKeys('magicLink', options, LINK_KEYS);
   return {

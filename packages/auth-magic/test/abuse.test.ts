@@ -75,7 +75,7 @@ describeEngines('abuse resistance', (engine) => {
   });
 
   it('survives the lock-out of the security sweep: 5 code requests and 5 junk guesses by strangers', async () => {
-    const t = await harness(engine, { rateLimit: {} }); // the contract's defaults
+    const t = await harness(engine, { rateLimit: {} }); // the default rate limits
     const stranger = (i: number) => ({ ip: `203.0.113.${i}` });
     for (let i = 0; i < 5; i += 1) {
       await requestCode(t.deps, { email: ADA, request: stranger(i) });

@@ -1,5 +1,5 @@
 /**
- * Contract section 9 on both engines: expiry is read from `expiresAt`, not from when a TTL sweep
+ * On both engines: expiry is read from `expiresAt`, not from when a TTL sweep
  * runs, and one address never gets two users, however many first sign-ins race.
  */
 import type { Document, ModifyOptions, StoreCollection, StoreDb } from '@store/common';

@@ -1,5 +1,5 @@
 /**
- * Contract sections 8 and 12 over real HTTP: an event stream ends (`dropped`, `unauthorized`) as
+ * Sign-in sessions and event streams over real HTTP: an event stream ends (`dropped`, `unauthorized`) as
  * soon as its session does: sign-out, sign-out everywhere, a revocation, a block, and (at the next
  * keep-alive) a session ended outside the store.
  */

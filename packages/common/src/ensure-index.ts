@@ -1,5 +1,5 @@
 /**
- * Reconciles one index the store owns with what the collection has (contract section 9): an
+ * Reconciles one index the store owns with what the collection has: an
  * index of the store's name whose keys or options changed since the last start is replaced; one
  * the application made itself (another name, same keys) is left alone with a warning. Start-up
  * never fails on an index that exists in another shape.

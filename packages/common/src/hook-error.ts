@@ -21,7 +21,7 @@ const SNAKE_CASE = /^[a-z][a-z0-9_]{0,63}$/;
 /** The detail of a refusal whose error said nothing the client may read. */
 export const HOOK_REFUSAL_DETAIL = 'Refused by a hook.';
 
-/** The detail of a hook's 5xx: its message may hold internals (contract section 4), so it is only logged. */
+/** The detail of a hook's 5xx: its message may hold internals, so it is only logged. */
 export const HOOK_FAILURE_DETAIL = 'A hook failed; the server logged the error.';
 
 /**

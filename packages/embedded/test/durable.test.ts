@@ -1,5 +1,5 @@
 /**
- * Durable data (contract section 10): what `createEmbeddedDb({ dir })` writes survives a
+ * Durable data: what `createEmbeddedDb({ dir })` writes survives a
  * restart with its BSON types and indexes; a damaged journal tail is set aside and the rest
  * kept; a damaged snapshot refuses to open; a directory is opened by one database at a time.
  */

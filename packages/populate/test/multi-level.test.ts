@@ -1,5 +1,5 @@
 /**
- * Multi-level relations (contract section 11): `$populate=employees.tasks` attaches each
+ * Multi-level relations: `$populate=employees.tasks` attaches each
  * company's employees and each employee's tasks; `$fill=companies.countries` goes upward the
  * same way. At most 3 levels, one query per resource per level, and constraints, scopes and
  * the answer bound apply at every level.

@@ -2,10 +2,10 @@ import { expect, it } from 'vitest';
 import { attachRelations, type PopulateDocument } from '../src/index';
 import { describeEngines, seed } from './support/engines';
 
-// service-spec.md, section 4: "given companies with ids 1 and 2, an employee with `company_id` 1,
-// and an employee with `company_ids` [1,2], a request populating employees on companies returns
-// company 1 with 2 employees and company 2 with 1 employee". (The 200 status is core's answer.)
-describeEngines('spec rule: $populate=employees on companies', (engine) => {
+// Companies 1 and 2, an employee with `company_id` 1 and one with `company_ids` [1,2]: populating
+// employees on companies gives company 1 two employees and company 2 one, as in the example of
+// docs/relationships.md#examples. (The 200 status is core's answer.)
+describeEngines('$populate=employees on companies matches both company_id and company_ids', (engine) => {
   it('gives company 1 two employees and company 2 one employee', async () => {
     const db = await engine.createDb();
     await seed(db, 'companies', [{ _id: 1 }, { _id: 2 }]);

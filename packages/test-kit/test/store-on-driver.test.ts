@@ -1,5 +1,5 @@
 /**
- * The store through the official driver, majors 6 and 7, over the wire front (contract section 9):
+ * The store through the official driver, majors 6 and 7, over the wire front:
  * by-id routes with the application's own client, a restart with changed owned indexes, and a
  * store started before its database.
  */

@@ -39,7 +39,7 @@ describe('resources.user.auth', () => {
 
   it.each([
     ['magicLink', 'doVerfy', /unknown option \(known: emailField/],
-    ['magicCode', 'doBeforeRetrieve', /original service's doBeforeRetrieve is doRetrieve here/],
+    ['magicCode', 'doBeforeRetrieve', /doBeforeRetrieve is doRetrieve here/],
     ['magicCode', 'pollInterval', /unknown option/],
   ])('refuses the unknown key %s.%s with invalid_config naming it', (strategy, key, message) => {
     const auth = { [strategy]: { [key]: async () => undefined } };

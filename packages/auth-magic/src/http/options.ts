@@ -27,7 +27,7 @@ const AUTH_KEYS = [
  */
 export type UserAuthConfig = Pick<AuthOptions, (typeof AUTH_KEYS)[number]>;
 
-/** The resource that may carry `auth`: the contract's user resource. */
+/** The resource that may carry `auth`: `resources.user`, the one whose documents are the users. */
 const USER_RESOURCE = 'user';
 
 /** Where an option of `@store/auth-magic` lives in the store's config. */

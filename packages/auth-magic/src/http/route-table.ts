@@ -20,7 +20,7 @@ interface AuthPath {
   readonly methods: Readonly<Record<string, AuthRoute>>;
 }
 
-/** Contract section 8: which route answers which method on each auth path. */
+/** Which route answers which method on each auth path (docs/auth.md#routes). */
 const AUTH_ROUTES: readonly AuthPath[] = [
   { path: ['magic-code'], strategy: 'magicCode', methods: { POST: requestCodeRoute } },
   { path: ['magic-code', 'verify'], strategy: 'magicCode', methods: { POST: verifyCodeRoute } },

@@ -1,5 +1,5 @@
 /**
- * Soft delete (`resources.<name>.softDelete`, contract section 11): `DELETE` sets
+ * Soft delete (`resources.<name>.softDelete`): `DELETE` sets
  * {@link SOFT_DELETE_FIELD}, and every grant on the resource leaves such documents out, unless
  * a read carries `$$withDeleted=1` (and its read rule allows the read at all).
  */

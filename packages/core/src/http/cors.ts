@@ -1,5 +1,5 @@
 /**
- * CORS for the store's routes (contract section 10), off unless `cors` is set: a preflight
+ * CORS for the store's routes, off unless `cors` is set: a preflight
  * (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an allowed origin answers
  * 204 with what may follow; every answer to an allowed origin carries
  * `Access-Control-Allow-Origin` and exposes the headers a client reads. A preflight from an

@@ -1,5 +1,5 @@
 /**
- * Entity tags (contract section 11). An answer about one document (a `GET`, and the answer of
+ * Entity tags. An answer about one document (a `GET`, and the answer of
  * the write that made it) carries a strong `ETag`, `"<revision>:<hash of the answer>"`: it
  * changes with every write to the document (a new revision, `write/revision.ts`) and with what
  * the client sees of it (`$select`, hidden fields, `afterRead`); `If-Match` on a write compares

@@ -24,5 +24,5 @@ export interface NumberedChange extends Change {
   readonly seq: number;
 }
 
-/** The event types of the stream (contract section 12). */
+/** The event types of the stream: one per kind of write (create, update, delete). */
 export type EventType = 'created' | 'updated' | 'deleted';

@@ -1,6 +1,6 @@
 /**
  * `GET /<res>?<filter>` with `Accept: text/event-stream`: the change events of the documents the
- * same request would list (contract section 12), from the access rule granted to the request.
+ * same request would list, from the access rule granted to the request.
  */
 
 import { requestFilter } from '../access/filters';

@@ -1,5 +1,5 @@
 /**
- * `POST /<res>` with a JSON array (contract section 11): creates every item or none. Each item
+ * `POST /<res>` with a JSON array: creates every item or none. Each item
  * goes through what a single create does (body rules, `beforeWrite`, the owner, `schema`, geo
  * fields) before anything is stored, and a bad one answers its error naming its index; ids
  * taken by a stored document or by another item (aliases included: `7` and `"7"`) are a 409

@@ -1,5 +1,5 @@
 /**
- * `DELETE /<res>?<filter>` (contract section 11): deletes every document the filter matches
+ * `DELETE /<res>?<filter>`: deletes every document the filter matches
  * inside the access rule (under `softDelete`, sets their `deletedAt`), answering `{ deleted }`.
  * With `beforeDelete` or `afterDelete`, the documents are read first (at most `maxBulk`): each
  * goes to `beforeDelete` before any is deleted (one refusal refuses the request, naming the

@@ -1,5 +1,5 @@
 /**
- * What bulk requests share (contract section 11): the filter of a `PATCH /<res>` or
+ * What bulk requests share: the filter of a `PATCH /<res>` or
  * `DELETE /<res>`, the bound on how many documents one reads, and errors that name the item.
  */
 import { type Document, idToString, isStoreError, StoreError } from '@store/common';

@@ -1,5 +1,5 @@
 /**
- * `PATCH /<res>?<filter>` (contract section 11): `$set`s the body on every document the filter
+ * `PATCH /<res>?<filter>`: `$set`s the body on every document the filter
  * matches inside the access rule, answering `{ matched, modified }`. The body is a PATCH body
  * (top-level and dotted keys, after `beforeWrite` with `previous: null`; protected, owner and
  * managed fields refused, 403). A document is modified when one of the fields the body sets has

@@ -1,6 +1,6 @@
 /**
- * `If-Match` on `PUT`, `PATCH` and `DELETE` of one document (contract section 11, RFC 9110
- * section 13.1.1): the write happens only while the document still has a revision the header
+ * `If-Match` on `PUT`, `PATCH` and `DELETE` of one document (RFC 9110 section
+ * 13.1.1): the write happens only while the document still has a revision the header
  * names; otherwise 412 `precondition_failed`. The check and the write are one atomic step: the
  * write's filter names the revision read (`sameRevision`), so of two writes carrying the same
  * `If-Match`, the second matches nothing and answers 412.

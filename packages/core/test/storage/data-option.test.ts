@@ -1,5 +1,5 @@
 /**
- * `createStore({ data })` (contract section 10): the embedded engine keeps its data in a
+ * `createStore({ data })`: the embedded engine keeps its data in a
  * directory across restarts; `"memory"` keeps it in memory; `data` with `db` is refused; a
  * directory another store holds makes `ready` reject with the engine's clear message.
  */

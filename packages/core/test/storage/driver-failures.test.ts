@@ -1,9 +1,9 @@
 /**
- * How the store behaves on a driver `Db` that cannot be reached, or a query past its time limit
- * (contract section 9): 503 with `Retry-After` while down, one log line per change, recovery
- * without a restart, `maxTimeMS` on every query. The driver is stood in for by a `Db`-shaped
- * object over the embedded engine whose calls fail the way the driver's do (by error name and
- * server code); the real driver runs in the driver-path tier.
+ * How the store behaves on a driver `Db` that cannot be reached, or a query past its time limit:
+ * 503 with `Retry-After` while down, one log line per change, recovery without a restart,
+ * `maxTimeMS` on every query. The driver is stood in for by a `Db`-shaped object over the
+ * embedded engine whose calls fail the way the driver's do (by error name and server code);
+ * the real driver runs in the driver-path tier.
  */
 import type { Document, StoreCollection } from '@store/common';
 import { createEmbeddedDb } from '@store/embedded';

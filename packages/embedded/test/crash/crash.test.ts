@@ -1,5 +1,5 @@
 /**
- * Crashes that really crash (contract section 10): a child process writes to a durable
+ * Crashes that really crash: a child process writes to a durable
  * directory under load (eight concurrent writers, compaction included) and is killed with
  * SIGKILL at a random moment, again and again on the same directory. After each kill the
  * directory is opened and every document checked: an acknowledged write is there with its

@@ -23,7 +23,7 @@ export interface AccessApi {
 }
 
 /**
- * The rules under test, one resource each (contract 7): `team-tasks` decides by function (a filter
+ * The rules under test, one resource each (docs/access.md#rules): `team-tasks` decides by function (a filter
  * on the user's team, `false` for anonymous), `drafts` mixes rules per operation, `pins` owns by
  * `author`. `folders` and `comments` are public relatives of `notes`.
  */

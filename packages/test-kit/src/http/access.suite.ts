@@ -46,7 +46,7 @@ const ownerOfB1: Expected = {
   create: 201,
 };
 
-/** Contract section 7: rule x caller, every operation; "owner" and functions filter, others allow or refuse. */
+/** The rule table: rule x caller, every operation; "owner" and functions filter, others allow or refuse. */
 const TABLE: [string, Caller, Expected][] = [
   ['open', 'anonymous', everything],
   ['open', 'bob', everything],
@@ -308,9 +308,9 @@ function configTests(start: Start): void {
   });
 }
 
-/** Contract section 7 over HTTP: the rule table, ownership, and every side door. */
+/** Access rules over HTTP: the rule table, ownership, and every side door. */
 export function accessTests(start: Start): void {
-  describe('access rules (contract 7)', () => {
+  describe('access rules', () => {
     ruleTable(start);
     ownershipTests(start);
     ownerBindingTests(start);

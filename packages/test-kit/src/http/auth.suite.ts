@@ -170,7 +170,7 @@ function codeRefusalTests(start: Start): void {
 }
 
 /**
- * Contract sections 7 and 8 over HTTP: `resources.user.auth` mounts the passwordless routes. The
+ * Sign-in over HTTP: `resources.user.auth` mounts the passwordless routes. The
  * main flows run twice: with mail captured in memory, and delivered over SMTP to a real server.
  */
 export function authTests(start: Start): void {

@@ -4,7 +4,7 @@ import { asString, expectProblem, field } from './harness';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** Contract section 3: request bodies, Extended JSON, timestamps and the response format. */
+/** Request bodies, Extended JSON, timestamps and the response format. */
 export function bodyTests(start: Start): void {
   describe('request bodies', () => {
     it.each([

@@ -14,7 +14,7 @@ async function notes(api: Api): Promise<ReplyJson[]> {
   return asArray((await api.get('/notes?$limit=100')).json);
 }
 
-/** Contract section 11: bulk create, bulk PATCH and bulk DELETE. */
+/** Bulk create, bulk PATCH and bulk DELETE. */
 export function bulkTests(start: Start): void {
   describe('bulk create (POST an array)', () => bulkCreateTests(start));
   describe('bulk PATCH and DELETE by filter', () => bulkChangeTests(start));

@@ -8,7 +8,7 @@ const preflight = (origin: string, headers: Record<string, string> = {}) => ({
 });
 
 /**
- * Contract section 10: `cors` answers preflights for the store's routes and puts CORS headers
+ * CORS: `cors` answers preflights for the store's routes and puts CORS headers
  * on its answers; without it a preflight is refused and no answer carries them.
  */
 export function corsTests(start: Start): void {

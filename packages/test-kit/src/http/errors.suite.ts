@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { type Start, startWithPeople } from './fixtures';
 import { expectProblem } from './harness';
 
-/** Contract section 4: the query errors, and 500 `internal` for anything unexpected. */
+/** The query errors, and 500 `internal` for anything unexpected. */
 export function errorTests(start: Start): void {
   const people = () => startWithPeople(start);
 

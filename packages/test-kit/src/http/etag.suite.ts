@@ -35,7 +35,7 @@ async function raceEach(api: Api, method: string, body: unknown, rounds: number)
   }
 }
 
-/** Contract section 11: entity tags, `If-None-Match` on reads and `If-Match` on writes. */
+/** Entity tags, `If-None-Match` on reads and `If-Match` on writes. */
 export function etagTests(start: Start): void {
   describe('ETag and If-None-Match on reads', () => {
     it('tags a document strongly, keeps the tag while it is unchanged and changes it with a write', async () => {

@@ -4,7 +4,7 @@ import { ids, type Start } from './fixtures';
 import { expectProblem, field, readStored } from './harness';
 import { storedTasks, TASKS, todo } from './hook-fixtures';
 
-/** Contract section 7 and issue 6: `hidden` fields and `schema` validation over HTTP. */
+/** `hidden` fields and `schema` validation over HTTP (issue 6). */
 export function hiddenAndSchemaTests(start: Start): void {
   describe('resources.<name>.hidden', () => hiddenTests(start));
   describe('resources.<name>.hidden inside arrays', () => hiddenInArraysTests(start));

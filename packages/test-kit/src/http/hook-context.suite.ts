@@ -12,7 +12,7 @@ function reachableStrings(value: unknown, seen = new Set<unknown>(), depth = 0):
   return Object.entries(value).flatMap(([key, child]) => [key, ...reachableStrings(child, seen, depth + 1)]);
 }
 
-/** Contract section 1: hooks and access functions receive the narrow `HookContext`. */
+/** Hooks and access functions receive the narrow `HookContext`. */
 export function hookContextTests(start: Start): void {
   describe('the HookContext hooks and access functions receive', () => {
     /** Starts a store with sign-in on whose `notes` hooks and rule hand their context to `seen`. */

@@ -10,7 +10,7 @@ import { related, storedTasks, TASKS, todo } from './hook-fixtures';
 /** An error a hook throws: the `status` and `code` it carries ask for the answer. */
 const refusal = (extra: object) => Object.assign(new Error('Not today, the hook said.'), extra);
 
-/** Contract section 7 and issue 6: `beforeRead`, `beforeWrite`, `afterRead` over HTTP, then `hidden` and `schema`. */
+/** `beforeRead`, `beforeWrite`, `afterRead` over HTTP, then `hidden` and `schema` (issue 6). */
 export function hookTests(start: Start): void {
   describe('hooks.beforeRead', () => beforeReadTests(start));
   describe('hooks.beforeWrite', () => beforeWriteTests(start));
@@ -329,7 +329,7 @@ function hookFailureTests(start: Start): void {
   });
 }
 
-/** Contract section 11: hooks around writes and deletes. */
+/** Hooks around writes and deletes. */
 function writeHookTests(start: Start): void {
   const json = (body: unknown) => ({ body });
 
@@ -388,7 +388,7 @@ function writeHookTests(start: Start): void {
   });
 }
 
-/** Contract section 11: soft delete. */
+/** Soft delete. */
 function softDeleteTests(start: Start): void {
   const soft = { tasks: { softDelete: true }, lists: {} };
 

@@ -62,7 +62,7 @@ const MIXED: Record<string, unknown>[] = [
   { _id: { $oid: '5f1d7f3e9d1b2c3a4b5c6d70' }, v: 'a' },
 ];
 
-/** Contract section 11: `$total=1` with `X-Total-Count` and `Link`, cursor paging with `$after`. */
+/** `$total=1` with `X-Total-Count` and `Link`, cursor paging with `$after`. */
 export function pagingTests(start: Start): void {
   describe('$total=1', () => {
     it('adds X-Total-Count and first/next/last links on the first page, no prev', async () => {

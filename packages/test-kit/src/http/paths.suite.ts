@@ -3,7 +3,7 @@ import { withAuth } from './auth-fixtures';
 import type { Start } from './fixtures';
 import { expectPassedOn, expectProblem, readStored } from './harness';
 
-/** Contract section 3: methods per route, which paths are the store's and `Location` (relationships: relations.suite.ts). */
+/** Methods per route, which paths are the store's and `Location` (relationships: relations.suite.ts). */
 export function pathTests(start: Start): void {
   describe('other methods', () => {
     it.each([

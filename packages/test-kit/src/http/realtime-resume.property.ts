@@ -1,5 +1,5 @@
 /**
- * The property behind contract section 12's resume rule: whatever the writes (create, patch,
+ * The property behind resuming a stream with `Last-Event-ID`: whatever the writes (create, patch,
  * delete, across an open, an owner-only and a hidden-field resource) and wherever a stream is cut
  * and resumed from its last id, the events a stream received, applied to a map, give the list a
  * final `GET` returns. Part of `realtime-trust.suite.ts`.

@@ -1,5 +1,5 @@
 /**
- * Contract section 12 (turn 3): streams end as soon as their session does, and stream slots are
+ * Change events: streams end as soon as their session does, and stream slots are
  * capped per client with a share kept for signed-in readers. Part of `realtime-trust.suite.ts`.
  */
 import { expect, it } from 'vitest';

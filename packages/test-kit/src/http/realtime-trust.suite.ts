@@ -1,5 +1,5 @@
 /**
- * Contract section 12, as revised in turn 3 (issue 27): a stream never shows a reader more than
+ * Change events (issue 27): a stream never shows a reader more than
  * a `GET` would, and a reconnect with `Last-Event-ID` replays the stream's own list, each
  * document at most once and in its current state, losing and repeating nothing. The sessions
  * and slots cases are in `realtime-slots.suite.ts`, the property test in

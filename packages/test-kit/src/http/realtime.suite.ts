@@ -24,7 +24,7 @@ async function write(access: AccessApi, caller: Caller, method: string, path: st
   return reply;
 }
 
-/** Contract section 12: change events over Server-Sent Events, per subscriber's access. */
+/** Change events over Server-Sent Events, per subscriber's access. */
 export function realtimeTests(start: Start): void {
   describe('change events', () => {
     it('sends an anonymous subscriber of a public resource every change, in order, with increasing ids', async () => {

@@ -7,7 +7,7 @@ import { asArray, expectPassedOn, expectProblem, field } from './harness';
 import { company, countingDb, counts } from './relation-fixtures';
 
 /**
- * Contract section 6, the server side: constraints, caps, several relations, names that are
+ * Relations, the server side: constraints, caps, several relations, names that are
  * not resources, reference-field indexes, and the number of database calls per request.
  */
 export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
@@ -221,7 +221,7 @@ export function relationRuleTests(start: Start, engine: EngineUnderTest): void {
     });
   });
 
-  describe('several levels: $populate=a.b, $fill=a.b (contract section 11)', () => {
+  describe('several levels: $populate=a.b, $fill=a.b', () => {
     it('attaches the children of each child', async () => {
       const api = await company(start);
       const reply = await api.get('/companies/1?$populate=employees.tasks&$select=name');

@@ -3,10 +3,10 @@ import { ids, type Start } from './fixtures';
 import { asArray, asObject, asString, expectProblem, field } from './harness';
 import { company, counts } from './relation-fixtures';
 
-/** Contract section 6 and spec 4.3's populate rule, over HTTP: `$populate`, `$fill`, nested routes, ids, naming. */
+/** Relations over HTTP: `$populate`, `$fill`, nested routes, ids, naming. */
 export function relationTests(start: Start): void {
-  describe('$populate (spec 4.3, contract 6)', () => {
-    // The spec's rule, exactly as stated.
+  describe('$populate', () => {
+    // The example of docs/relationships.md#examples.
     it('given companies 1 and 2, an employee with company_id 1 and one with company_ids [1,2], gives company 1 two employees and company 2 one, status 200', async () => {
       const api = await start();
       await api.seed('companies', [{ _id: 1 }, { _id: 2 }]);

@@ -4,7 +4,7 @@ import { expectProblem, field } from './harness';
 
 const HEX24 = /^[0-9a-f]{24}$/;
 
-/** Contract section 3: the resource routes, their statuses and headers. */
+/** The resource routes, their statuses and headers. */
 export function routeTests(start: Start): void {
   describe('GET /<res>', () => {
     it('answers 200 with an empty JSON array for an empty resource', async () => {

@@ -1,7 +1,8 @@
 /**
- * The one conformance suite over HTTP: contract sections 3-6 and the spec's 4.3 examples,
- * run once per storage engine through `describeEngines`, against whatever server an adapter
- * provides. Each adapter's test file calls {@link describeConformance} with its `serve`.
+ * The one conformance suite over HTTP (routes, bodies, errors, the query language, relations,
+ * access, hooks, sign-in, change events), run once per storage engine through `describeEngines`,
+ * against whatever server an adapter provides. Each adapter's test file calls
+ * {@link describeConformance} with its `serve`.
  */
 import { type DescribeEnginesOptions, describeEngines } from '../engines';
 import { accessTests } from './access.suite';
