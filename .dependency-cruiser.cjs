@@ -3,8 +3,8 @@
  * The architecture rules `pnpm lint` enforces (dependency-cruiser):
  * - no import cycle, type-only imports included;
  * - the layer arrows between the packages' sources: common <- query <- populate <- core <- adapters,
- *   embedded <- core (loaded lazily), auth-magic over core; nothing imports an adapter, test-kit or cli;
- * - only examples and test code import @store/auth-magic;
+ *   embedded <- core (loaded lazily), auth-magic and openapi over core; nothing imports an adapter, test-kit or cli;
+ * - only examples and test code import @store/auth-magic; only the cli, examples and test code import @store/openapi;
  * - no file reaches into another package (or example, or the bench) by relative path;
  * - inside a package, the top-level folders of `src/` stand in one order (`FOLDER_ORDER`): a folder's
  *   shipped files import only the folders before it, so no two folders import each other, even through others.
@@ -30,7 +30,7 @@ const layer = (pkg, allowed, comment) => ({
  * `index.ts`, stand outside the order). docs/architecture.md draws core's.
  */
 const FOLDER_ORDER = {
-  core: ['model', 'http', 'hooks', 'access', 'storage', 'config', 'read', 'write', 'realtime', 'openapi', 'handler'],
+  core: ['model', 'http', 'hooks', 'access', 'storage', 'config', 'read', 'write', 'realtime', 'handler'],
   'auth-magic': ['flows', 'http'],
   embedded: ['compiled-filter', 'durable'],
   'test-kit': ['wire', 'http'],
@@ -50,7 +50,8 @@ const folderRules = Object.entries(FOLDER_ORDER).flatMap(([pkg, folders]) =>
 /** Every top-level folder of a package's `src/` has its place in `FOLDER_ORDER`. */
 const foldersInOrder = {
   name: 'folder-in-order',
-  comment: 'A new top-level folder of a package\'s src/ takes its place in FOLDER_ORDER (.dependency-cruiser.cjs).',
+  comment:
+    "A new top-level folder of a package's src/ takes its place in FOLDER_ORDER (.dependency-cruiser.cjs).",
   severity: 'error',
   from: {
     path: '^packages/[^/]+/src/[^/]+/',
@@ -94,11 +95,16 @@ module.exports = {
       ['core', 'common', 'embedded'],
       '@store/auth-magic imports only core and common (core compiles the query string for it), and embedded in its testing entry.',
     ),
+    layer(
+      'openapi',
+      ['core', 'common', 'query', 'populate'],
+      '@store/openapi imports only core (its public types and storeError), common, query and populate.',
+    ),
     layer('adapter-[^/]+', ['core', 'common'], 'An adapter imports only @store/core and @store/common.'),
     layer(
       'cli',
-      ['core', 'embedded', 'query', 'common'],
-      'The cli imports only core, embedded (it opens data directories itself), query and common.',
+      ['core', 'embedded', 'query', 'common', 'openapi'],
+      'The cli imports only core, embedded (it opens data directories itself), query and common; it may import openapi.',
     ),
     {
       name: 'no-adapter-test-kit-or-cli-in-src',
@@ -113,6 +119,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^(packages|bench)/', pathNot: '^packages/(auth-magic|test-kit)/' },
       to: { path: '^packages/auth-magic/' },
+    },
+    {
+      name: 'openapi-only-from-cli-examples-and-tests',
+      comment:
+        "Only the cli, examples and test code (test/*, test-kit, any package's tests) import @store/openapi: core never does.",
+      severity: 'error',
+      from: {
+        path: '^(packages|bench)/',
+        pathNot: ['^packages/(openapi|cli|test-kit)/', '^packages/[^/]+/test/', '\\.test\\.ts$'],
+      },
+      to: { path: '^packages/openapi/' },
     },
     {
       name: 'no-relative-import-across-packages',

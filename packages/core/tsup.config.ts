@@ -1,4 +1,3 @@
 import { packageBuild } from '../../tsup.base';
 
-// `shims`: the CommonJS build gets `import.meta.url` (openapi/docs-assets.ts resolves Swagger UI's files with it).
-export default { ...packageBuild(), shims: true };
+export default packageBuild();

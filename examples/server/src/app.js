@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createStore } from '@store/adapter-express';
 import { magicAuth } from '@store/auth-magic';
+import { openapi } from '@store/openapi';
 import express from 'express';
 import { refuseBlockedUsers } from './hooks.js';
 
@@ -8,7 +9,8 @@ import { refuseBlockedUsers } from './hooks.js';
 const DEFAULT_DATA = fileURLToPath(new URL('../.data', import.meta.url));
 
 /**
- * Reads the example's settings from the environment (contract section 2).
+ * Reads the example's settings from the environment (HOST, PORT, MONGODB_URI, STORE_DATA,
+ * BASE_URL, SMTP_URL, STORE_SECRET).
  * @param {NodeJS.ProcessEnv} env
  */
 export function readSettings(env) {
@@ -29,7 +31,7 @@ export function readSettings(env) {
 }
 
 /**
- * Who may do what (contract section 7): `notes` and their `comments` (children by `note_id`) are
+ * Who may do what (docs/access.md): `notes` and their `comments` (children by `note_id`) are
  * `"owner"` resources: a signed-in user reads, counts, populates and changes only the documents
  * whose `user_id` is their own, set from the session on create. Any other resource stays open.
  */
@@ -54,13 +56,12 @@ export function createExampleApp(settings, baseUrl) {
   app.disable('x-powered-by');
   const strategy = { doVerify: refuseBlockedUsers };
   const store = createStore({
-    plugins: [magicAuth],
+    // GET /openapi.json (an OpenAPI 3.1 description) and GET /docs (a reference page).
+    plugins: [magicAuth, openapi({ title: '@store example server' })],
     db: settings.mongodbUri,
     data: settings.data,
     baseUrl,
     secret: settings.secret,
-    // GET /openapi.json (an OpenAPI 3.1 description) and GET /docs (a reference page).
-    openapi: { title: '@store example server' },
     resources: {
       ...RESOURCES,
       user: {

@@ -1,5 +1,5 @@
 /**
- * The example keeps its data (contract sections 2 and 10): a document POSTed before a restart
+ * The example keeps its data: a document POSTed before a restart
  * is there after it, in the STORE_DATA directory; a second server on the same directory stops
  * with the engine's message and a non-zero code instead of serving.
  */

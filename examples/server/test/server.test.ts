@@ -96,6 +96,15 @@ describeExampleSmoke('example server', serverFile, (running) => {
     expect(await opened.json()).toMatchObject({ user: { email: 'bob@example.com' } });
   });
 
+  it('describes its API at /openapi.json, sign-in routes included, and serves the /docs page', async () => {
+    const described = await send(null, 'GET', '/openapi.json');
+    expect(described).toMatchObject({ status: 200, json: { info: { title: '@store example server' } } });
+    const { paths } = described.json as { paths: Record<string, unknown> };
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/notes', '/users/{id}', '/auth/session']));
+    const page = await fetch(`${running.base}/docs`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  });
+
   it('serves the users collection only to signed-in users, each their own document', async () => {
     expect((await fetch(`${running.base}/users`)).status).toBe(401);
     const cy = await signIn('cy@example.com');
@@ -118,7 +127,7 @@ describeExampleSmoke('example server', serverFile, (running) => {
     expect((await dee.send('GET', path)).json).not.toHaveProperty('blocked');
   });
 
-  describe('notes and their comments, "owner" (contract 7), as two new users try them', () => {
+  describe('"owner" notes and their comments: two new users each reach only their own', () => {
     let ann: Client;
     let ben: Client;
     let annNotes: [Doc, Doc];

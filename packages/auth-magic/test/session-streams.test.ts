@@ -4,7 +4,7 @@
  * keep-alive) a session ended outside the store.
  */
 import type { StoreDb } from '@store/common';
-import { createStoreHandler, type StorePlugin, writeNodeResponse } from '@store/core';
+import { createStoreHandler, type ResourcePlugin, writeNodeResponse } from '@store/core';
 import { describeEngines, type EventClient, listenServed, openEvents } from '@store/test-kit';
 import { afterEach, expect, it } from 'vitest';
 import { type MagicAuthInstance, magicAuth } from '../src/index';
@@ -23,7 +23,7 @@ const SESSION_ENDED = { event: 'dropped', data: { code: 'unauthorized', message:
 async function serve(db: StoreDb, keepAliveSeconds?: number) {
   const mailer = createCapturingMailer();
   let instance: MagicAuthInstance | undefined;
-  const plugin: StorePlugin = {
+  const plugin: ResourcePlugin = {
     ...magicAuth,
     setup(input) {
       const made = magicAuth.setup(input);

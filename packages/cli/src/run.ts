@@ -1,17 +1,21 @@
 /**
- * The `store` command: `serve`, `import`, `export` (contract section 10). Each prints its help
+ * The `store` command: `serve`, `import`, `export`. Each prints its help
  * with `--help`; a usage error exits 2, any other failure 1, with one line on stderr.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { createStoreHandler, type StoreConfig } from '@store/core';
+import { createStoreHandler, type StoreConfig, type StorePlugin } from '@store/core';
+import { openapi } from '@store/openapi';
 import { CliError } from './cli-error';
 import { exportCollections, importCollections, occupied } from './collections';
 import { formatDataFile, readDataFile } from './data-file';
 import { listen, storeServer } from './node-server';
-import { openTarget } from './target';
+import { openTarget, type Target } from './target';
+
+/** The reference page's plugin, by name: a config that brings its own keeps it. */
+const OPENAPI_NAME = '@store/openapi';
 
 /** Where the command writes; tests pass their own. */
 export interface CliIo {
@@ -47,6 +51,7 @@ ${STORAGE_FLAGS}
   --host <host>     address to listen on (default 127.0.0.1, or HOST)
   --config <file>   a store.config.js / .mjs whose default export is createStore's config
   --cors <origins>  origins browsers may call from: "*" (default), a comma-separated list, or "off"
+  --no-docs         no API reference: /openapi.json and the /docs page are on by default
   -h, --help        this help`,
   import: `Usage: store import <file.json> [options]
 
@@ -117,6 +122,24 @@ async function loadConfig(path: string): Promise<StoreConfig> {
   }
 }
 
+/**
+ * The API reference (`@store/openapi`: `/openapi.json` and `/docs`), on unless `--no-docs`, the
+ * config brings its own, or a collection is named `docs` (then said, and that collection is served).
+ */
+async function docsPlugin(
+  target: Target,
+  configured: readonly StorePlugin[] | undefined,
+  off: boolean,
+  io: CliIo,
+): Promise<StorePlugin[]> {
+  if (off || configured?.some((plugin) => plugin.name === OPENAPI_NAME)) return [];
+  if ((await target.collectionNames()).includes('docs')) {
+    io.out('no /docs page: a collection is named "docs" and is served at /docs instead');
+    return [];
+  }
+  return [openapi({ title: 'store serve' })];
+}
+
 async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parse('serve', args, {
     ...STORAGE_OPTIONS,
@@ -125,6 +148,7 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     host: { type: 'string' },
     config: { type: 'string' },
     cors: { type: 'string' },
+    'no-docs': { type: 'boolean' },
   });
   if (values.help) return help(io, 'serve');
   const port = portOf(values.port ?? env.PORT);
@@ -150,10 +174,12 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
         io.out(`--seed skipped: ${taken.map(([name]) => name).join(', ')} already hold documents`);
       }
     }
+    const docs = await docsPlugin(target, config.plugins, values['no-docs'] === true, io);
     const handler = createStoreHandler({
       ...config,
       db: target.db,
       cors: config.cors ?? corsOf(values.cors),
+      plugins: [...(config.plugins ?? []), ...docs],
     });
     await handler.ready.catch((error: Error) => {
       throw new CliError(`cannot start the store: ${error.message}`);
@@ -171,6 +197,7 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     io.out(`store serving ${url}`);
     io.out(`engine: ${target.description}`);
     io.out(`try: curl ${url}/posts`);
+    if (docs.length > 0) io.out(`reference: ${url}/docs`);
     const signal = await io.stopped;
     io.out(`${signal}: stopping`);
     server.closeAllConnections();

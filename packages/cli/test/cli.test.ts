@@ -1,5 +1,5 @@
 /**
- * The `store` command (contract section 10), run in-process through `runCli` with its output
+ * The `store` command (`serve`, `import`, `export`), run in-process through `runCli` with its output
  * captured, and as the built binary where the process itself matters (exit codes, signals).
  */
 import { spawnSync } from 'node:child_process';
@@ -157,6 +157,30 @@ describe('store serve', () => {
     const closed = await serving(['--cors', 'off']);
     expect((await fetch(`${closed.base}/posts`, preflight)).status).toBe(405);
     await closed.cli.stop();
+  });
+
+  it('serves the API reference at /docs and /openapi.json by default, and none with --no-docs', async () => {
+    const { base, cli } = await serving(['--seed', fixture]);
+    expect(cli.out()).toContain(`reference: ${base}/docs`);
+    const page = await fetch(`${base}/docs`);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const description = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string };
+    expect(description.openapi).toBe('3.1.0');
+    await cli.stop();
+    const bare = await serving(['--no-docs']);
+    expect(bare.cli.out()).not.toContain('reference:');
+    expect((await fetch(`${bare.base}/openapi.json`)).status).toBe(404);
+    expect(await (await fetch(`${bare.base}/docs`)).json()).toEqual([]);
+    await bare.cli.stop();
+  });
+
+  it('serves a collection named docs instead of the reference page, and says so', async () => {
+    const seed = join(freshDir(), 'docs.json');
+    writeFileSync(seed, JSON.stringify({ docs: [{ id: 1, title: 'guide' }] }));
+    const { base, cli } = await serving(['--seed', seed]);
+    expect(cli.out()).toContain('no /docs page: a collection is named "docs"');
+    expect(await (await fetch(`${base}/docs/1`)).json()).toEqual({ _id: 1, title: 'guide' });
+    await cli.stop();
   });
 
   it('fails with exit code 1 and says so when the port is in use', async () => {

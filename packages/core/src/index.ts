@@ -53,7 +53,18 @@ export type {
   PluginResourceRoute,
   PluginRuntime,
   PluginSetupInput,
+  PluginStoreInput,
   PluginStoreSeams,
+  ResourcePlugin,
   StorePlugin,
+  StoreWidePlugin,
+  StoreWideSetupInput,
 } from './model/plugin';
 export type { ResolvedResource } from './model/resource';
+export type {
+  DescribedAccess,
+  DescribedPlugin,
+  DescribedResource,
+  DescribedRule,
+  StoreDescription,
+} from './model/store-description';

@@ -1,14 +1,13 @@
+import { createStoreHandler, type StoreConfig, type StoreHandler, type StoreRequest } from '@store/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../handler/handler';
-import type { StoreConfig } from '../model/config';
-import type { StoreHandler, StoreRequest } from '../model/http';
+import { openapi } from './plugin';
 
 const handlers: StoreHandler[] = [];
 afterEach(async () => {
   await Promise.all(handlers.splice(0).map((handle) => handle.close()));
 });
 
-function store(config: StoreConfig = { openapi: true }) {
+function store(config: StoreConfig = { plugins: [openapi()] }) {
   const handle = createStoreHandler(config);
   handlers.push(handle);
   return (method: string, path: string, headers: StoreRequest['headers'] = {}) =>
@@ -16,16 +15,37 @@ function store(config: StoreConfig = { openapi: true }) {
 }
 
 describe('the API description routes', () => {
-  it("are not the store's while openapi is off (the default)", async () => {
+  it("are not the store's without the plugin", async () => {
     const request = store({});
     expect(await request('GET', '/openapi.json')).toBeNull();
-    expect(await store({ openapi: false })('GET', '/openapi.json')).toBeNull();
+    expect(await request('GET', '/docs/swagger-ui-bundle.js')).toMatchObject({ status: 404 });
     // `docs` is then an ordinary resource name.
     expect(await request('GET', '/docs')).toMatchObject({ status: 200, body: '[]' });
   });
 
+  it('refuse the removed openapi store option, naming the plugin', () => {
+    const legacy: Record<string, unknown> = { openapi: true };
+    expect(() => createStoreHandler(legacy as StoreConfig)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_config',
+        option: 'openapi',
+        message: expect.stringContaining('plugins: [openapi()]'),
+      }),
+    );
+  });
+
+  it('shadow a resource named docs: /docs is the page, and /docs/<id> is not a document', async () => {
+    const request = store({ plugins: [openapi()], resources: { docs: { access: 'public' } } });
+    expect(await request('GET', '/docs')).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    });
+    expect(await request('GET', '/docs/1')).toMatchObject({ status: 404 });
+    expect(await request('POST', '/docs')).toMatchObject({ status: 405 });
+  });
+
   it('answer a CORS preflight for /openapi.json from an allowed origin', async () => {
-    const request = store({ openapi: true, cors: { origins: ['https://app.example'] } });
+    const request = store({ plugins: [openapi()], cors: { origins: ['https://app.example'] } });
     const preflight = await request('OPTIONS', '/openapi.json', {
       origin: 'https://app.example',
       'access-control-request-method': 'GET',
@@ -50,7 +70,7 @@ describe('the API description routes', () => {
   });
 
   it('serve /docs as a page whose every URL is relative to the mount path', async () => {
-    const page = await store({ openapi: { title: 'Notes <&> API' } })('GET', '/docs');
+    const page = await store({ plugins: [openapi({ title: 'Notes <&> API' })] })('GET', '/docs');
     expect(page).toMatchObject({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } });
     const urls = [...(page?.body ?? '').matchAll(/(?:src|href|data-url)="([^"]*)"/g)].map((m) => m[1]);
     expect(urls).toEqual([

@@ -1,37 +1,41 @@
 /**
- * The routes of the API description (contract section 12), tried before every other route while
- * `openapi` is on: `/openapi.json`, the `/docs` page, and the page's files under `/docs/`.
+ * The routes of the API description: `/openapi.json`, the `/docs` page, and the page's files under
+ * `/docs/`. The store sends this plugin every request at or under {@link ROUTE_PATHS}, before
+ * any resource route; a `HEAD` is answered as a `GET` (the store drops the body).
  */
-
-import { withEtag } from '../http/etag';
-import { renderError } from '../http/render-error';
-import { storeError } from '../model/error-codes';
-import type { StoreRequest, StoreResponse } from '../model/http';
-import type { ResolvedStoreOptions } from '../model/options';
-import { describeStore } from './describe-store';
+import { type PluginAnswer, type PluginRequest, storeError } from '@store/core';
 import { docsAsset, isDocsAsset } from './docs-assets';
 import { DOCS_SCRIPT, docsPage } from './docs-page';
 
+/** Where the routes live: a resource of one of these names is not reached (`/docs`). */
+export const ROUTE_PATHS: readonly string[] = Object.freeze(['/openapi.json', '/docs']);
+
 const YEAR = 'public, max-age=31536000, immutable';
 
-function text(body: string, type: string, cache = 'no-cache'): StoreResponse {
-  const headers = {
-    'content-type': type,
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': cache,
-  };
-  return { status: 200, headers, body };
+/** What the routes answer from: the document's JSON for a mount path, and the page's title. */
+export interface DescriptionSource {
+  /** The document, serialized, as served to a store mounted at `mountPath`. */
+  documentJson(mountPath: string | undefined): string;
+  readonly title: string;
 }
 
-type Route = (request: StoreRequest, options: ResolvedStoreOptions) => StoreResponse;
+function text(body: string, type: string, cache = 'no-cache'): PluginAnswer {
+  return { status: 200, body, headers: { 'content-type': type, 'cache-control': cache } };
+}
+
+type Route = (request: PluginRequest, source: DescriptionSource) => PluginAnswer;
 
 /** The routes of the description, by exact path. */
 const ROUTES: Readonly<Record<string, Route>> = {
-  '/openapi.json': (request, options) => {
-    const body = JSON.stringify(describeStore(options, request.mountPath));
-    return withEtag(request, text(body, 'application/json; charset=utf-8'), undefined);
-  },
-  '/docs': (_request, options) => text(docsPage(options.openapi?.title ?? ''), 'text/html; charset=utf-8'),
+  '/openapi.json': (request, source) => ({
+    ...text(source.documentJson(request.request.mountPath), 'application/json; charset=utf-8'),
+    etag: true,
+  }),
+  '/docs': (_request, source) => ({
+    status: 200,
+    html: docsPage(source.title),
+    headers: { 'cache-control': 'no-cache' },
+  }),
   // The page's relative URLs need `/docs`, not `/docs/`.
   '/docs/': () => ({ status: 301, headers: { location: '../docs' } }),
   '/docs/docs.js': () => text(DOCS_SCRIPT, 'text/javascript; charset=utf-8'),
@@ -49,38 +53,22 @@ function routeOf(path: string): Route | undefined {
   }
   return () => {
     const asset = docsAsset(name);
-    return {
-      status: 200,
-      headers: { 'content-type': asset.type, 'content-length': asset.length, 'cache-control': YEAR },
-      body: asset.body,
-    };
+    return text(asset.body, asset.type, YEAR);
   };
-}
-
-/** Whether `path` is one of the description's routes while `openapi` is on (a CORS preflight for it is answered). */
-export function isDescriptionPath(path: string, options: ResolvedStoreOptions): boolean {
-  return options.openapi !== undefined && routeOf(path) !== undefined;
 }
 
 /**
  * `GET /openapi.json` (the OpenAPI 3.1 description of the store) and `GET /docs` (its reference
- * page, with the page's files under `/docs/`) when `openapi` is on; `null` for every other request.
+ * page, with the page's files under `/docs/`); `null` for any other path (not the store's). Other
+ * methods are a 405 with `Allow: GET, HEAD`.
  */
-export function answerApiDescription(
-  request: StoreRequest,
-  options: ResolvedStoreOptions,
-): StoreResponse | null {
-  const route = options.openapi === undefined ? undefined : routeOf(request.path);
+export function answerDescription(request: PluginRequest, source: DescriptionSource): PluginAnswer | null {
+  const route = routeOf(request.request.path);
   if (route === undefined) return null;
-  try {
-    const method = request.method.toUpperCase();
-    if (method !== 'GET' && method !== 'HEAD') {
-      throw storeError('method_not_allowed', `${method} is not allowed here; allowed: GET, HEAD.`, {
-        headers: { allow: 'GET, HEAD' },
-      });
-    }
-    return route(request, options);
-  } catch (error) {
-    return renderError(error, options.logger);
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    throw storeError('method_not_allowed', `${request.method} is not allowed here; allowed: GET, HEAD.`, {
+      headers: { allow: 'GET, HEAD' },
+    });
   }
+  return route(request, source);
 }

@@ -7,7 +7,7 @@ import type { JsonObject } from './json-object';
 import { json, pathItem, type ResourcePaths, resourceOperation } from './resource-operation';
 import { schemaRef } from './resource-schemas';
 
-/** What the list says of its change events (contract section 12). */
+/** What the list says of its change events (docs/realtime.md). */
 const eventsDescription = (keepAliveSeconds: number) =>
   [
     'With `Accept: text/event-stream`, the answer is instead a Server-Sent Events stream of the changes to the documents the same filter matches (`$select` applies; paging, sorting and counting do not).',

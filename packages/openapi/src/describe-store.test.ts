@@ -1,8 +1,9 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { createStoreHandler, type ResourceConfig, type StoreConfig, type StoreHandler } from '@store/core';
+import { QUERY_SYNTAX } from '@store/query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../handler/handler';
-import type { ResourceConfig, StoreConfig } from '../model/config';
-import type { StoreHandler } from '../model/http';
+import type { OpenApiOptions } from './options';
+import { openapi } from './plugin';
 import { queryParameterTable } from './query-parameters';
 
 /** The parsed document, walked without checks: a missing member fails the assertion that reads it. */
@@ -14,9 +15,9 @@ afterEach(async () => {
   await Promise.all(handlers.splice(0).map((handle) => handle.close()));
 });
 
-/** The document `GET /openapi.json` answers for a store mounted at `/api`. */
-async function described(config: StoreConfig): Promise<Json> {
-  const handle = createStoreHandler({ openapi: true, ...config });
+/** The document `GET /openapi.json` answers for a store mounted at `/api`, with `openapi(info)` added to its plugins. */
+async function described(config: StoreConfig, info?: OpenApiOptions): Promise<Json> {
+  const handle = createStoreHandler({ ...config, plugins: [...(config.plugins ?? []), openapi(info)] });
   handlers.push(handle);
   const answer = await handle({
     method: 'GET',
@@ -52,7 +53,7 @@ const notes = {
   },
 } as const satisfies ResourceConfig;
 
-const CONFIGS: [string, StoreConfig][] = [
+const CONFIGS: [string, StoreConfig, OpenApiOptions?][] = [
   ['no resources', {}],
   [
     'declared resources with schemas and owner access',
@@ -64,17 +65,15 @@ const CONFIGS: [string, StoreConfig][] = [
   ],
   [
     'title, version, description and baseUrl',
-    {
-      openapi: { title: 'Notes', version: '2.1.0', description: 'Our notes.' },
-      baseUrl: 'https://notes.test/api',
-    },
+    { baseUrl: 'https://notes.test/api' },
+    { title: 'Notes', version: '2.1.0', description: 'Our notes.' },
   ],
   ['realtime off', { realtime: false, resources: { notes } }],
 ];
 
 describe('GET /openapi.json', () => {
-  it.each(CONFIGS)('is a valid OpenAPI 3.1 document: %s', async (_name, config) => {
-    const document = await described(config);
+  it.each(CONFIGS)('is a valid OpenAPI 3.1 document: %s', async (_name, config, info) => {
+    const document = await described(config, info);
     expect(document.openapi).toBe('3.1.0');
     const result = await validate(document as Parameters<typeof validate>[0]);
     expect(result.valid ? [] : compileErrors(result)).toEqual([]);
@@ -86,8 +85,8 @@ describe('GET /openapi.json', () => {
       info: { title: '@store API', version: '1.0.0' },
       servers: [{ url: '/api' }],
     });
-    const config = { openapi: { title: 'Notes', version: '2.1.0' }, baseUrl: 'https://notes.test/api' };
-    expect(await described(config)).toMatchObject({
+    const info = { title: 'Notes', version: '2.1.0' };
+    expect(await described({ baseUrl: 'https://notes.test/api' }, info)).toMatchObject({
       info: { title: 'Notes', version: '2.1.0' },
       servers: [{ url: 'https://notes.test/api' }],
     });
@@ -165,7 +164,44 @@ describe('GET /openapi.json', () => {
   it('leaves out a resource named docs: /docs is the reference page', async () => {
     const { paths } = await described({ resources: { notes, docs: {} } });
     expect(Object.keys(paths).filter((path) => path.startsWith('/docs'))).toEqual([]);
-    expect(paths['/{resource}'].parameters[0].schema.not).toEqual({ const: 'docs' });
+    expect(paths['/{resource}'].parameters[0].schema.not).toEqual({ enum: ['docs'] });
+    expect(paths['/notes/{id}/{children}'].parameters[1].schema.not).toEqual({ enum: ['docs'] });
+  });
+
+  it("leaves out its own routes, and every plugin's first path segment from {resource}", async () => {
+    const route = {
+      collections: [],
+      routePaths: ['/auth/session', '/hooks'],
+      start: async () => ({ answer: async () => null }),
+    };
+    const other = { name: 'other', errorCodes: {}, setup: () => route };
+    const { paths } = await described({ plugins: [other], resources: { auth: {}, notes } });
+    expect(Object.keys(paths)).toEqual([
+      '/notes',
+      '/notes/{id}',
+      '/notes/{id}/{children}',
+      '/{resource}',
+      '/{resource}/{id}',
+      '/{resource}/{id}/{children}',
+    ]);
+    expect(paths['/{resource}'].parameters[0].schema).toEqual({
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',
+      not: { enum: ['auth', 'docs', 'hooks'] },
+    });
+  });
+
+  it('names every operator, coercion, geo form and reserved parameter of the query language', async () => {
+    const { components } = await described({ resources: { notes } });
+    const filter = components.parameters['query.filter'].description;
+    const words = (list: readonly string[], prefix = '') =>
+      `\`${list.map((word) => prefix + word).join(' ')}\``;
+    expect(filter).toContain(words(QUERY_SYNTAX.operators));
+    expect(filter).toContain(words(QUERY_SYNTAX.coercions, ':'));
+    expect(filter).toContain(words(QUERY_SYNTAX.geoForms));
+    expect(components.parameters['query.query'].description).toContain(words(QUERY_SYNTAX.rawOperators));
+    const names = Object.values(components.parameters as Json).map((parameter: Json) => parameter.name);
+    expect(names).toEqual(expect.arrayContaining([...QUERY_SYNTAX.reserved]));
   });
 
   it('describes undeclared resources unless restrict', async () => {

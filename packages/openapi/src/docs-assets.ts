@@ -6,11 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-/** A file the page loads: its body, ready to send. */
+/** A file the page loads: its body, ready to send, and its `content-type`. */
 export interface DocsAsset {
   readonly body: string;
   readonly type: string;
-  readonly length: string;
 }
 
 /** The files of `swagger-ui-dist` the page loads, by the name it loads them under `docs/`. */
@@ -48,7 +47,7 @@ export function docsAsset(name: string): DocsAsset {
   if (cached !== undefined) return cached;
   const { file, type } = ASSETS[name] as { file: string; type: string };
   const body = readFileSync(requireFromHere().resolve(file), 'utf8');
-  const asset = { body, type, length: String(Buffer.byteLength(body)) };
+  const asset = { body, type };
   loaded.set(name, asset);
   return asset;
 }

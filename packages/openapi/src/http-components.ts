@@ -1,6 +1,6 @@
 /**
  * The shared HTTP parts of the OpenAPI description: response headers (`ETag`, `Location`, paging)
- * and the conditional request headers (contract section 11), referenced by every resource's paths.
+ * and the conditional request headers (`If-None-Match`, `If-Match`), referenced by every resource's paths.
  */
 import type { JsonObject } from './json-object';
 

@@ -1,8 +1,8 @@
 /**
- * What an access rule (`access/rules.ts`) means in the OpenAPI description: who may call an
- * operation, as `security` requirements and the error statuses the rule can answer.
+ * What an access rule means in the OpenAPI description: who may call an operation, as `security`
+ * requirements and the error statuses the rule can answer.
  */
-import type { ResolvedRule } from '../model/resource';
+import type { DescribedRule } from '@store/core';
 import type { JsonObject } from './json-object';
 import type { ProblemStatus } from './problem-responses';
 
@@ -27,7 +27,7 @@ interface RuleDescription {
  * The description of `rule`; `schemes` are the names of every session scheme (the store's and the
  * plugins'), any one of which carries a session. `undefined` for `none`: nobody may call it.
  */
-export function describeRule(rule: ResolvedRule, schemes: readonly string[]): RuleDescription | undefined {
+export function describeRule(rule: DescribedRule, schemes: readonly string[]): RuleDescription | undefined {
   const withSession = schemes.map((name) => ({ [name]: [] }));
   switch (rule.kind) {
     case 'public':

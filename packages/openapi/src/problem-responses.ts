@@ -1,12 +1,9 @@
 /**
- * Errors in the OpenAPI description: the shared `Problem` schema (what `renderError` answers,
- * `http/render-error.ts`) with every known `code`, and one shared response per error status.
+ * Errors in the OpenAPI description: the shared `Problem` schema (what the store answers on every
+ * error, `renderError` of `@store/core`) with every known `code`, and one shared response per error status.
  */
 import { titleForStatus } from '@store/common';
-import { POPULATE_ERROR_CODES } from '@store/populate';
-import { QUERY_ERROR_CODES } from '@store/query';
-import { ERROR_CODES } from '../model/error-codes';
-import type { ResolvedStoreOptions } from '../model/options';
+import type { StoreDescription } from '@store/core';
 import type { JsonObject } from './json-object';
 
 const PROBLEM_REF = '#/components/schemas/Problem';
@@ -15,20 +12,15 @@ const PROBLEM_JSON = 'application/problem+json';
 /** Codes never answered over HTTP. */
 const NOT_ANSWERED: ReadonlySet<string> = new Set(['invalid_config']);
 
-/** Every code the store's packages and its active plugins answer with, sorted. */
-function knownCodes(options: Pick<ResolvedStoreOptions, 'plugins'>): string[] {
-  const tables = [
-    ERROR_CODES,
-    QUERY_ERROR_CODES,
-    POPULATE_ERROR_CODES,
-    ...options.plugins.map((p) => p.plugin.errorCodes),
-  ];
+/** Every code the store (its query language and relationships included) and its active plugins answer with, sorted. */
+function knownCodes(store: Pick<StoreDescription, 'errorCodes' | 'plugins'>): string[] {
+  const tables = [store.errorCodes, ...store.plugins.map((plugin) => plugin.errorCodes)];
   const codes = new Set(tables.flatMap((table) => Object.keys(table)));
   return [...codes].filter((code) => !NOT_ANSWERED.has(code)).sort();
 }
 
 /** The RFC 9457 problem document of every 4xx/5xx answer. */
-export function problemSchema(options: Pick<ResolvedStoreOptions, 'plugins'>): JsonObject {
+export function problemSchema(store: Pick<StoreDescription, 'errorCodes' | 'plugins'>): JsonObject {
   return {
     type: 'object',
     description: 'An RFC 9457 problem: every 4xx and 5xx answer carries one.',
@@ -41,7 +33,7 @@ export function problemSchema(options: Pick<ResolvedStoreOptions, 'plugins'>): J
       code: {
         description: 'A stable snake_case code, meant for programs.',
         anyOf: [
-          { type: 'string', enum: knownCodes(options), description: 'A code of the store or a plugin.' },
+          { type: 'string', enum: knownCodes(store), description: 'A code of the store or a plugin.' },
           { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', description: "A hook's own code." },
         ],
       },

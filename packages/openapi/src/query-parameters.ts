@@ -1,10 +1,12 @@
 /**
  * The query parameters of the OpenAPI description, in one table: what each one does (the syntax
- * of docs/query-language.md, shortened) and which routes take it. Field filters and `$$` flags
+ * of docs/query-language.md, shortened) and which routes take it. The operators, coercions, geo
+ * forms and bounds come from `@store/query`'s own tables (`QUERY_SYNTAX`). Field filters and `$$` flags
  * are free-form, so each is one `form`-exploded object parameter whose properties are the
  * parameters as sent (`views:gte=10`, `$$lang=fr`).
  */
-import type { ResolvedStoreOptions } from '../model/options';
+import type { StoreDescription } from '@store/core';
+import { QUERY_SYNTAX } from '@store/query';
 import type { JsonObject } from './json-object';
 
 /** Where a parameter applies: a list (and a nested list), a bulk `PATCH`/`DELETE`, `GET` of one, a write of one. */
@@ -29,43 +31,51 @@ const texts = { type: 'array', items: text } as const;
 const flag = { type: 'string', enum: ['1', '0', 'true', 'false'] } as const;
 const oneOrMany = { anyOf: [text, texts] } as const;
 
+const { operators, coercibleOperators, coercions, geoForms, rawOperators, limits } = QUERY_SYNTAX;
+/** Words as code, space-separated: `eq ne gt`. */
+const words = (list: readonly string[], prefix = '') => `\`${list.map((word) => prefix + word).join(' ')}\``;
+
+const FILTER = [
+  'Field filters, ANDed (each property is one parameter as sent).',
+  '`field=value`: equality (a numeric-looking or `true`/`false` value also matches the number or boolean; repeated: any of them; `author.name=Ann` for a deep field).',
+  `\`field:<op>=value\` with \`<op>\` one of ${words(operators)} (\`views:gte=10\`, \`tags:in[]=a&tags:in[]=b\`, \`title:contains=foo\`, case-insensitive and literal).`,
+  `A coercion suffix ${words(coercions, ':')} compares a typed value, alone or after one of ${words(coercibleOperators)} (\`at:gte:date=2024-01-01\`, \`ref:id=<24 hex>\`, \`views:number=10\`).`,
+  `Geo, on GeoJSON fields (\`[longitude, latitude]\`): \`field:geo:<form>=<JSON>\` with \`<form>\` one of ${words(geoForms)}: \`loc:geo:near=[lng,lat,min?,max?]\` (metres, nearest first; needs the field in \`resources.<name>.geo\`), \`loc:geo:ins:polygon=[[[...]]]\` (intersects), \`loc:geo:win:multipolygon=[...]\` (within).`,
+  'A hidden field, a `$` segment or an unknown modifier is a 400 `invalid_query`.',
+].join(' ');
+
 /** Every query parameter of the store's routes; `$limit` shows the store's own limits. */
-export function queryParameterTable(options: Pick<ResolvedStoreOptions, 'defaultLimit' | 'maxLimit'>) {
+export function queryParameterTable(options: Pick<StoreDescription, 'defaultLimit' | 'maxLimit'>) {
   return [
     {
       name: 'filter',
-      description:
-        'Field filters, ANDed (each property is one parameter as sent). `field=value`: equality (a numeric-looking or `true`/`false` value also matches the number or boolean; repeated: any of them; `author.name=Ann` for a deep field). `field:<op>=value` with `<op>` one of `eq ne gt gte lt lte in nin size exists contains startsWith endsWith` (`views:gte=10`, `tags:in[]=a&tags:in[]=b`, `title:contains=foo`, case-insensitive and literal). A coercion suffix `:bool :date :id :number` compares a typed value (`at:gte:date=2024-01-01`, `ref:id=<24 hex>`, `views:number=10`). Geo, on GeoJSON fields (`[longitude, latitude]`): `loc:geo:near=[lng,lat,min?,max?]` (metres, nearest first; needs the field in `resources.<name>.geo`), `loc:geo:ins:polygon=[[[...]]]` (intersects), `loc:geo:win:multipolygon=[...]` (within). A hidden field, a `$` segment or an unknown modifier is a 400 `invalid_query`.',
+      description: FILTER,
       schema: { type: 'object', propertyNames: { pattern: '^[^$]' }, additionalProperties: oneOrMany },
       on: FILTERS,
     },
     {
       name: '$or',
-      description:
-        'OR groups: `$or[<n>][<field>[:<op>[:<coerce>]]]=value`. Each group is an AND of field filters, the groups are ORed, and the result is ANDed with every other filter (`$or[0][name]=Ann&$or[1][age:gt]=30`). At most 20 groups; groups do not nest.',
+      description: `OR groups: \`$or[<n>][<field>[:<op>[:<coerce>]]]=value\`. Each group is an AND of field filters, the groups are ORed, and the result is ANDed with every other filter (\`$or[0][name]=Ann&$or[1][age:gt]=30\`). At most ${limits.orGroups} groups; groups do not nest.`,
       schema: { type: 'object', additionalProperties: { type: 'object', additionalProperties: oneOrMany } },
       on: FILTERS,
       style: 'deepObject',
     },
     {
       name: '$query',
-      description:
-        'A filter object in JSON or relaxed Extended JSON (`{"$or":[{"views":{"$gt":100}},{"featured":true}]}`, `{"at":{"$gte":{"$date":"2024-01-01T00:00:00Z"}}}`), ANDed with the rest; repeatable. At most 4096 characters and 8 levels. Operators: `$eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists $type $size $all $elemMatch $regex $options $mod` and `$geoWithin $geoIntersects $near $nearSphere $geometry $box $polygon $center $centerSphere $maxDistance $minDistance`; any other is a 400 `forbidden_operator`.',
+      description: `A filter object in JSON or relaxed Extended JSON (\`{"$or":[{"views":{"$gt":100}},{"featured":true}]}\`, \`{"at":{"$gte":{"$date":"2024-01-01T00:00:00Z"}}}\`), ANDed with the rest; repeatable. At most ${limits.rawQueryLength} characters and ${limits.rawQueryDepth} levels. Operators: ${words(rawOperators)}; any other is a 400 \`forbidden_operator\`.`,
       schema: { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } },
       on: FILTERS,
     },
     {
       name: '$regex',
-      description:
-        'A regular expression on a field: `["field","pattern"]` (case-insensitive) or `["field","pattern","flags"]` with flags from `imsx` (`""`: case-sensitive); repeatable, ANDed. Patterns longer than 256 characters or that cannot run in linear time (backreferences, lookarounds, nested quantifiers) are a 400 `unsafe_regex`.',
+      description: `A regular expression on a field: \`["field","pattern"]\` (case-insensitive) or \`["field","pattern","flags"]\` with flags from \`imsx\` (\`""\`: case-sensitive); repeatable, ANDed. Patterns longer than ${limits.regexLength} characters or that cannot run in linear time (backreferences, lookarounds, nested quantifiers) are a 400 \`unsafe_regex\`.`,
       schema: { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } },
       on: FILTERS,
     },
     {
       name: '$search',
-      description:
-        'Full-text search (1 to 1024 characters) over the fields the resource lists in `search`; a 400 `invalid_query` on a resource without any, or with `geo:near`.',
-      schema: { type: 'string', minLength: 1, maxLength: 1024 },
+      description: `Full-text search (1 to ${limits.textLength} characters) over the fields the resource lists in \`search\`; a 400 \`invalid_query\` on a resource without any, or with \`geo:near\`.`,
+      schema: { type: 'string', minLength: 1, maxLength: limits.textLength },
       on: ['list', 'bulk'],
     },
     {
@@ -77,8 +87,7 @@ export function queryParameterTable(options: Pick<ResolvedStoreOptions, 'default
     },
     {
       name: '$sort',
-      description:
-        'Sort keys, comma-separated or repeated; `-field` sorts descending (`$sort=-views,title`). `_id` always breaks ties; at most 32 keys.',
+      description: `Sort keys, comma-separated or repeated; \`-field\` sorts descending (\`$sort=-views,title\`). \`_id\` always breaks ties; at most ${limits.sortKeys - 1} keys besides it.`,
       schema: texts,
       on: LIST,
     },

@@ -2,9 +2,7 @@
  * One operation of a resource's paths in the OpenAPI description: the parts every operation
  * shares (tag, `operationId`, the access rule's `security` and refusals, the error responses).
  */
-import type { Operation } from '../model/hooks';
-import type { ResolvedRealtime } from '../model/options';
-import type { ResolvedAccess } from '../model/resource';
+import type { DescribedAccess, Operation, StoreDescription } from '@store/core';
 import { parameterRef } from './http-components';
 import type { JsonObject } from './json-object';
 import { describeRule } from './operation-security';
@@ -17,7 +15,7 @@ export interface ResourcePaths {
   readonly segment: string;
   /** The tag grouping its operations. */
   readonly tag: string;
-  readonly access: ResolvedAccess;
+  readonly access: DescribedAccess;
   /** Names of the session security schemes. */
   readonly schemes: readonly string[];
   /** `$ref`s of the body and answer schemas. */
@@ -26,7 +24,7 @@ export interface ResourcePaths {
   readonly rows: readonly QueryParameterRow[];
   readonly maxBulk: number;
   /** Whether (and how) `GET` of the collection also answers change events. */
-  readonly realtime: ResolvedRealtime | undefined;
+  readonly realtime: StoreDescription['realtime'];
 }
 
 /** What one operation says beyond the shared parts. */

@@ -3,10 +3,8 @@
  * `/<res>/{id}/{children}` of every declared resource, and of `{resource}` (any undeclared one)
  * unless `restrict`.
  */
-import { RESOURCE_NAME } from '@store/query';
-import { findResource } from '../model/find-resource';
-import type { ResolvedStoreOptions } from '../model/options';
-import type { ResolvedResource } from '../model/resource';
+import type { StoreDescription } from '@store/core';
+import { isValidResourceName, RESOURCE_NAME } from '@store/query';
 import { collectionPath } from './collection-path';
 import { childrenPath, documentPath } from './document-path';
 import type { JsonObject } from './json-object';
@@ -28,19 +26,18 @@ const pathParameter = (name: string, description: string, schema: JsonObject) =>
 const ID = pathParameter('id', 'The `_id`: a string, an integer or a 24-hex ObjectId, percent-encoded.', {
   type: 'string',
 });
-/** While the description is served, `/docs` is its reference page: no resource is reached there. */
-const PAGE = 'docs';
-const ANY_NAME = { type: 'string', pattern: RESOURCE_NAME.source, not: { const: PAGE } };
-const RESOURCE = pathParameter(
-  'resource',
-  'Any other resource name: a collection is a resource the moment a request names it.',
-  ANY_NAME,
-);
 
-/** The declared resources a request can reach (not those over a plugin's collections, nor `docs`). */
-export function routableResources(options: ResolvedStoreOptions): ResolvedResource[] {
-  const names = [...options.resources.keys()].filter((name) => name !== PAGE);
-  return names.flatMap((name) => findResource(options, name) ?? []);
+/**
+ * Any resource name a request reaches: not the first segment of a plugin's route path (`docs`
+ * while `/docs` is the reference page, `auth` under a sign-in plugin), which the plugin answers.
+ */
+function anyName(store: StoreDescription): JsonObject {
+  const segments = store.plugins.flatMap((plugin) =>
+    plugin.routePaths.map((path) => path.replace(/^\/+|\/+$/g, '').split('/')[0]),
+  );
+  const taken = [...new Set(segments.filter(isValidResourceName))].sort();
+  const name = { type: 'string', pattern: RESOURCE_NAME.source };
+  return taken.length === 0 ? name : { ...name, not: { enum: taken } };
 }
 
 /** `/<res>`, `/<res>/{id}` and `/<res>/{id}/{children}` of one resource, present ones only. */
@@ -56,13 +53,14 @@ function pathsOf(paths: ResourcePaths, resource: JsonObject[], children: JsonObj
 
 /** Every resource path of the store; `schemes` are the session schemes, `rows` the query parameters. */
 export function resourcePaths(
-  options: ResolvedStoreOptions,
+  store: StoreDescription,
   schemes: readonly string[],
   rows: readonly QueryParameterRow[],
 ): JsonObject {
-  const declared = routableResources(options);
-  const common = { schemes, rows, maxBulk: options.maxBulk, realtime: options.realtime };
-  const childNames = options.restrict ? { type: 'string', enum: declared.map((r) => r.name) } : ANY_NAME;
+  const declared = store.resources;
+  const common = { schemes, rows, maxBulk: store.maxBulk, realtime: store.realtime };
+  const any = anyName(store);
+  const childNames = store.restrict ? { type: 'string', enum: declared.map((r) => r.name) } : any;
   const children = pathParameter(
     'children',
     'The related resource whose documents point at `{id}`.',
@@ -82,14 +80,19 @@ export function resourcePaths(
       children,
     ),
   );
-  if (options.restrict) return Object.assign({}, ...described);
+  if (store.otherResources === undefined) return Object.assign({}, ...described);
   const undeclared = {
     ...common,
     segment: '{resource}',
     tag: OTHER_RESOURCES,
-    access: options.defaultAccess,
+    access: store.otherResources.access,
     input: schemaRef('DocumentInput'),
     document: schemaRef('Document'),
   };
-  return Object.assign({}, ...described, pathsOf(undeclared, [RESOURCE], children));
+  const resource = pathParameter(
+    'resource',
+    'Any other resource name: a collection is a resource the moment a request names it.',
+    any,
+  );
+  return Object.assign({}, ...described, pathsOf(undeclared, [resource], children));
 }

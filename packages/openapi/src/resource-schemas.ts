@@ -3,7 +3,7 @@
  * must satisfy), and `<name>.document`, a document as answers show it (`_id` added, hidden fields
  * removed, store-written fields read-only). A resource without a `schema` gets free-form objects.
  */
-import type { ResolvedResource } from '../model/resource';
+import type { DescribedResource } from '@store/core';
 import type { JsonObject } from './json-object';
 
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;
@@ -65,7 +65,7 @@ function markReadOnly(schema: JsonObject, fields: readonly string[]): void {
 }
 
 /** The fields the store writes itself on documents of `resource`. */
-function storeFields(resource: ResolvedResource): JsonObject {
+function storeFields(resource: DescribedResource): JsonObject {
   const date = { type: 'string', format: 'date-time', readOnly: true };
   return {
     ...(resource.timestamps ? { createdAt: date, updatedAt: date } : {}),
@@ -74,7 +74,7 @@ function storeFields(resource: ResolvedResource): JsonObject {
 }
 
 /** `<name>.input`: a body of `POST` (or an item of its array) and `PUT`. */
-function inputSchema(resource: ResolvedResource): JsonObject {
+function inputSchema(resource: DescribedResource): JsonObject {
   const name = inputSchemaName(resource.name);
   const schema = resource.schema === undefined ? { type: 'object' } : copyAt(resource.schema, name);
   markReadOnly(schema, [...resource.protected, ...resource.managed]);
@@ -86,7 +86,7 @@ function inputSchema(resource: ResolvedResource): JsonObject {
  * `<name>.document`: a document as answered. `$populate` and `$fill` add fields named after
  * relations, so it allows other properties whatever the configured schema says.
  */
-function documentSchema(resource: ResolvedResource): JsonObject {
+function documentSchema(resource: DescribedResource): JsonObject {
   const { additionalProperties, unevaluatedProperties, ...schema } =
     resource.schema === undefined
       ? { type: 'object' }
@@ -104,7 +104,7 @@ function documentSchema(resource: ResolvedResource): JsonObject {
 }
 
 /** Both component schemas of a resource, by component name. */
-export function resourceSchemas(resource: ResolvedResource): JsonObject {
+export function resourceSchemas(resource: DescribedResource): JsonObject {
   return {
     [inputSchemaName(resource.name)]: inputSchema(resource),
     [documentSchemaName(resource.name)]: documentSchema(resource),

@@ -6,11 +6,10 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createStoreHandler, type StoreHandler, writeNodeResponse } from '@store/core';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStoreHandler } from '../../src/handler/handler';
-import { writeNodeResponse } from '../../src/handler/node-response';
-import type { StoreHandler } from '../../src/model/http';
+import { openapi } from '../src/index';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const MOUNT = '/api';
@@ -54,7 +53,7 @@ describe.skipIf(!found)(title, SLOW, () => {
 
   beforeAll(async () => {
     store = createStoreHandler({
-      openapi: { title: 'Notes API', version: '2.0.0' },
+      plugins: [openapi({ title: 'Notes API', version: '2.0.0' })],
       resources: {
         notes: { access: 'owner', schema: { type: 'object', properties: { title: { type: 'string' } } } },
         tasks: { access: 'public' },

@@ -20,7 +20,7 @@ function errorOf(run: () => unknown): QueryError {
 }
 
 describe('compileQuery', () => {
-  it('compiles the contract example', () => {
+  it('compiles filters, $sort and $limit together, with _id as the last sort key', () => {
     const compiled = compileQuery('points:gt=10&tags:in[]=a&tags:in[]=b&$sort=-views&$limit=5');
     expect(compiled.filter).toEqual({ points: { $gt: 10 }, tags: { $in: ['a', 'b'] } });
     expect(compiled.sort).toEqual({ views: -1, _id: 1 });
@@ -235,7 +235,7 @@ describe('compileQuery', () => {
       expect(filterOf(q(['$regex', '["title","a.b",""]']))).toEqual({ title: { $regex: 'a[^\\n]b' } });
     });
 
-    it('$regex without flags is case-insensitive, as in the original service', () => {
+    it('$regex without flags is case-insensitive', () => {
       expect(filterOf(q(['$regex', '["name","paquirris"]']))).toEqual({
         name: { $regex: 'paquirris', $options: 'i' },
       });

@@ -5,4 +5,5 @@ export { geoValueProblem } from './geo-value';
 export { type ResolvedQueryOptions, resolveQueryOptions } from './options';
 export { isQueryError, QueryError } from './query-error';
 export { isValidResourceName, RESOURCE_NAME } from './resource-name';
+export { QUERY_SYNTAX, type QuerySyntax } from './syntax';
 export type { CompiledQuery, Document, Filter, Projection, QueryOptions, SortSpec } from './types';

@@ -18,7 +18,7 @@ export interface WalkContext {
 export type Walk = (value: unknown, ctx: WalkContext, depth: number) => unknown;
 
 /**
- * The `$query` allow-list, exactly as the contract lists it. Any other `$` key, `$where`,
+ * The `$query` allow-list (docs/query-language.md#query-the-allow-list). Any other `$` key, `$where`,
  * `$expr`, `$function`, `$accumulator`, `$text` included, is `forbidden_operator`.
  */
 export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([

@@ -18,7 +18,7 @@ function codeOf(json: string): string | undefined {
 const nest = (levels: number) => `${'{"$and":['.repeat(levels)}{"a":1}${']}'.repeat(levels)}`;
 
 describe('$query allow-list', () => {
-  it('knows exactly the operators of the contract', () => {
+  it('allows exactly the listed operators, no more and no fewer', () => {
     expect([...ALLOWED_OPERATORS].sort()).toEqual(
       [
         ...[

@@ -48,7 +48,7 @@ const integer = (min: number) => (values: string[], key: string) => {
   return n;
 };
 
-/** Resource names, or dotted paths of them (`employees.tasks`: one level further, contract section 11). */
+/** Resource names, or dotted paths of them (`employees.tasks`: one level further). */
 function resourceNames(values: string[], key: string, into: string[]): void {
   for (const name of items(values)) {
     if (!name.split('.').every(isValidResourceName))
@@ -121,7 +121,7 @@ export const RESERVED = {
       if (!Array.isArray(v) || v.length < 2 || v.length > 3 || !v.every((x) => typeof x === 'string')) {
         fail('invalid_query', key, `${key}: expected ["field", "pattern", "flags"]`);
       }
-      // No flags: case-insensitive, as the original service matched (contract section 11).
+      // No flags means case-insensitive (`i`); `""` as flags is case-sensitive.
       const [field, pattern, flags = 'i'] = v as string[];
       const condition = regexCondition(checkRegex(pattern as string, flags, key));
       state.clauses.push({ parameter: key, filter: { [assertFieldName(field as string, key)]: condition } });

@@ -1,6 +1,6 @@
 /**
- * Public types of `@store/query`. The shape of {@link CompiledQuery} is the contract
- * between the compiler and every consumer (`@store/core`, `@store/populate`).
+ * Public types of `@store/query`. The shape of {@link CompiledQuery} is what the compiler
+ * promises every consumer (`@store/core`, `@store/populate`).
  */
 
 /** A MongoDB document or filter, as plain data. */

@@ -1,5 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { createStoreHandler, type ResourceConfig, type StoreConfig, type StoreHandler } from '@store/core';
+import { openapi } from '@store/openapi';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { magicAuth } from './plugin';
 
@@ -13,8 +14,7 @@ afterEach(async () => {
 });
 
 const base = {
-  openapi: true,
-  plugins: [magicAuth],
+  plugins: [magicAuth, openapi()],
   baseUrl: 'https://notes.test/api',
   secret: 'a-secret-of-16-chars+',
   logger: { error: vi.fn(), warn: vi.fn() },

@@ -7,7 +7,7 @@ import type {
   PluginRuntime,
   PluginStoreSeams,
   RequestSession,
-  StorePlugin,
+  ResourcePlugin,
   StoreRequest,
 } from '@store/core';
 import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
@@ -136,7 +136,7 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
  * `/auth`, keeps users, secrets, sessions and send limits in collections no resource route
  * reaches, and gives every request its session.
  */
-export const magicAuth: StorePlugin = {
+export const magicAuth: ResourcePlugin = {
   name: '@store/auth-magic',
   resourceOption: 'auth',
   defaultCollection: (resourceName) => `${resourceName}s`,

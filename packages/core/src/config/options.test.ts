@@ -25,14 +25,9 @@ describe('resolveStoreOptions', () => {
         maxQueuedBytes: 4 * 1024 * 1024,
       },
       trustedProxies: { entries: [] },
-      openapi: undefined,
     });
     expect(options.resources.size).toBe(0);
-    expect(resolveStoreOptions({ openapi: true }).openapi).toEqual({
-      title: '@store API',
-      version: '1.0.0',
-      description: undefined,
-    });
+    expect(options).not.toHaveProperty('openapi');
   });
 
   it('queues four times bodyLimit for a slow event reader unless maxQueuedBytes is set', () => {
@@ -122,7 +117,8 @@ describe('resolveStoreOptions', () => {
       'realtime.signedInShare',
     ],
     ['a realtime.replayBytes that is no size', { realtime: { replayBytes: 'lots' } }, 'realtime.replayBytes'],
-    ['an empty openapi title', { openapi: { title: '' } }, 'openapi.title'],
+    ['the openapi option, moved to the @store/openapi plugin', { openapi: true }, 'openapi'],
+    ['the openapi option even when false', { openapi: false }, 'openapi'],
     [
       'an indexes entry that is not a field path',
       { resources: { posts: { indexes: [''] } } },

@@ -1,4 +1,11 @@
-import { checkBaseUrl, checkBoolean, checkInteger, checkKeys, invalidOption, isPlainObject } from '@store/common';
+import {
+  checkBaseUrl,
+  checkBoolean,
+  checkInteger,
+  checkKeys,
+  invalidOption,
+  isPlainObject,
+} from '@store/common';
 import { DEFAULT_OWNER_FIELD, resolveAccess } from '../access/rules';
 import { clientAddress } from '../http/client-key';
 import type { ResourceConfig, StoreConfig, StoreDbOption } from '../model/config';
@@ -19,8 +26,8 @@ import {
   setupPlugins,
   setupStoreWidePlugins,
 } from './resolve-plugins';
-import { storeDescription } from './store-description';
 import { resolveResources } from './resource-options';
+import { storeDescription } from './store-description';
 import { resolveTrustedProxies } from './trusted-proxies-option';
 
 const STORE_OPTIONS = [

@@ -2,12 +2,7 @@ import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
 import type { Awaitable, HookContext, ResourceHooks } from '../model/hooks';
 import type { ActivePlugin } from '../model/options';
-import type {
-  PluginResourceRoute,
-  PluginStoreInput,
-  ResourcePlugin,
-  StoreWidePlugin,
-} from '../model/plugin';
+import type { PluginResourceRoute, PluginStoreInput, ResourcePlugin, StoreWidePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 
 /** `plugins` checked: the resource plugins by the option each claims, and the store-wide ones with their place. */

@@ -56,7 +56,9 @@ export function storeDescription(options: ResolvedStoreOptions): StoreDescriptio
     maxBulk: options.maxBulk,
     realtime: realtime && Object.freeze({ keepAliveSeconds: realtime.keepAliveSeconds }),
     resources: Object.freeze(resources),
-    otherResources: options.restrict ? undefined : Object.freeze({ access: describedAccess(options.defaultAccess) }),
+    otherResources: options.restrict
+      ? undefined
+      : Object.freeze({ access: describedAccess(options.defaultAccess) }),
     errorCodes: Object.freeze({ ...ERROR_CODES, ...QUERY_ERROR_CODES, ...POPULATE_ERROR_CODES }),
     plugins: Object.freeze(
       options.plugins.map(({ plugin, instance }) =>

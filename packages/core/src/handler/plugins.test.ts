@@ -197,7 +197,9 @@ describe('a store-wide plugin', () => {
     });
     const etag = first?.headers.etag;
     expect(etag).toMatch(/^W\/"/);
-    expect(await handle(request('GET', '/script.js', { 'if-none-match': etag }))).toMatchObject({ status: 304 });
+    expect(await handle(request('GET', '/script.js', { 'if-none-match': etag }))).toMatchObject({
+      status: 304,
+    });
     await handle.close();
   });
 
