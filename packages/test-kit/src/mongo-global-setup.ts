@@ -4,6 +4,7 @@
  * without downloading (unless `MONGOMS_RUNTIME_DOWNLOAD` says otherwise) and within a few
  * seconds. The outcome reaches the tests through `provide('storeMongo', ...)`.
  */
+import { createRequire } from 'node:module';
 import type { TestProject } from 'vitest/node';
 
 /** What the tests learn about the MongoDB tier. */
@@ -31,7 +32,11 @@ function oneLine(error: unknown): string {
 async function startServer(): Promise<StartedServer> {
   // No binary on the machine and no permission to download: fail at once, never hang.
   process.env.MONGOMS_RUNTIME_DOWNLOAD ??= 'false';
-  const { MongoMemoryServer } = await import('mongodb-memory-server-core');
+  // Loaded with `require`: the package's `main` has no extension, which an ESM `import` from
+  // Vitest's global setup cannot resolve ("Cannot find package"), so the tier was always skipped.
+  const { MongoMemoryServer } = createRequire(import.meta.url)(
+    'mongodb-memory-server-core',
+  ) as typeof import('mongodb-memory-server-core');
   // Its own failure report is a multi-line stack on console.warn; ours is the one-line skip reason.
   const warn = console.warn;
   console.warn = () => undefined;
