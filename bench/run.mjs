@@ -1,13 +1,14 @@
-// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--report]
+// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--report]
 //
 // Runs every case against every contender that has it (the store, the hand-written baseline on
 // the same engine, the mingo floor, json-server, the limit, the `store` command's own server),
 // each in its own child process, alternating contenders round by round after a warm-up, and
 // writes bench/results.json and bench/results.md (results.quick.* for --quick or --only runs). Runs against the BUILT packages: `pnpm bench`
 // at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
-// Then `packages/query`'s compile benchmark and bench/realtime-memory.mjs (what event streams
+// Then `packages/query`'s compile benchmark, bench/realtime-memory.mjs (what event streams
 // cost the server in memory; ~1 minute, ~20 s with --quick; with --only, only when it names
-// `realtime-memory`).
+// `realtime-memory`) and bench/hold.mjs (whether one heavy request holds the other clients;
+// a few minutes, ~1 minute with --quick; with --only, only when it names `hold`; `--no-hold` skips it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -191,6 +192,29 @@ function realtimeMemory() {
   return { settings, figures: trees[0].figures };
 }
 
+/** bench/hold.mjs's settings and rows (its own processes), or `undefined` when not asked for. */
+function holdBench() {
+  const asked = only ? only.includes('hold') : !args.includes('--no-hold');
+  if (!asked) return undefined;
+  console.log('hold ...');
+  // Its progress (stderr) shows as it goes; its figures are the last line of its stdout.
+  const run = spawnSync(process.execPath, [here('./hold.mjs'), '--json', ...(quick ? ['--quick'] : [])], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    // Bounded whatever the store does: each of its heavy requests gives up after 2 minutes.
+    timeout: 30 * 60_000,
+  });
+  // A failure here must not lose the cases measured before it: the report says it failed.
+  if (run.status !== 0) {
+    const why =
+      run.error?.code === 'ETIMEDOUT' ? 'no end after 30 minutes' : `exit ${run.status ?? run.signal}`;
+    console.log(`hold failed (${why}; its output is above)`);
+    return { error: why };
+  }
+  const { settings, trees } = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  return { settings, rows: trees.at(-1).rows };
+}
+
 const git = (...gitArgs) => {
   try {
     return execFileSync('git', gitArgs, { cwd: here('.'), encoding: 'utf8' }).trim();
@@ -201,10 +225,10 @@ const git = (...gitArgs) => {
 
 /** `--report`: rewrites results.md from results.json and findings.md, measuring nothing. */
 function rewriteReport() {
-  const { meta, cases, compile, realtime } = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
+  const { meta, cases, compile, realtime, hold } = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
-  writeFileSync(here('./results.md'), markdown(summarize(cases, compile, realtime), meta, findings));
+  writeFileSync(here('./results.md'), markdown(summarize(cases, compile, realtime, hold), meta, findings));
 }
 
 async function main() {
@@ -240,13 +264,14 @@ async function main() {
   }
   const compile = args.includes('--no-compile') ? undefined : compileBench();
   const realtime = realtimeMemory();
+  const hold = holdBench();
   const order = cases.map((c) => c.name);
   results.sort(
     (a, b) =>
       engines.indexOf(a.engine) - engines.indexOf(b.engine) ||
       order.indexOf(a.name.split(' ')[0]) - order.indexOf(b.name.split(' ')[0]),
   );
-  const summary = summarize(results, compile, realtime);
+  const summary = summarize(results, compile, realtime, hold);
   const meta = {
     quick,
     date: new Date().toISOString().slice(0, 16).replace('T', ' '),

@@ -2,7 +2,7 @@
 // a seeded PRNG (mulberry32), so a run can be repeated exactly.
 
 /** A seeded PRNG giving floats in [0, 1). */
-function mulberry32(seed) {
+export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -20,7 +20,7 @@ const CITIES = ['Lyon', 'Oslo', 'Kyoto', 'Lima', 'Perth', 'Quito', 'Riga', 'Accr
 const int = (rand, n) => Math.floor(rand() * n);
 
 /** A 24-hex-digit id, like the ones the store stores for a POST without `_id`. */
-function hexId(rand) {
+export function hexId(rand) {
   let id = '';
   for (let i = 0; i < 3; i++) id += int(rand, 0x100000000).toString(16).padStart(8, '0');
   return id;

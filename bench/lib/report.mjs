@@ -33,6 +33,12 @@ const SCALINGS = [
 
 const COMPILE_OVER_AQP = 1;
 
+/**
+ * bench/hold.mjs: the other client's p99 (ms) while a heavy request runs, at most this
+ * (bench/findings.md says why an absolute bound and not a ratio to the idle p99).
+ */
+const HOLD_P99_AT_MOST_MS = 50;
+
 /** A case's name without its engine (`list-filter (mongodb)`): targets are per case. */
 const baseName = (name) => name.split(' ')[0];
 const targetOf = (kind, name) => TARGETS[kind][baseName(name)] ?? TARGETS[kind]['*'] ?? null;
@@ -96,11 +102,70 @@ function missedBy(c) {
   return missed;
 }
 
+const ms = (value) =>
+  value === null || value === undefined ? '-' : `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+
+/** Whether a heavy request's outcome is a failure: no answer, or a 5xx other than a time budget's 503. */
+const heavyFailed = ({ status, code }) =>
+  status === 0 || (status >= 500 && !(status === 503 && code === 'query_timeout'));
+
+/** A heavy request's outcomes in words: `422 budget_exceeded in 40 ms (median of 12)`. */
+function heavyWords(heavy) {
+  return heavy
+    .map(({ status, code, count, medianMs, bytes, detail }) => {
+      const what = status === 0 ? `no answer (${code})` : `${status}${code ? ` ${code}` : ''}`;
+      const size = status < 300 && bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(0)} MiB` : null;
+      const notes = [count > 1 ? `median of ${count}` : null, detail, size].filter(Boolean);
+      return `${what} in ${whole(medianMs)} ms${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+    })
+    .join('; ');
+}
+
+/**
+ * One heavy request's row of bench/hold.mjs: the other client's p99 during it / idle, against
+ * the target, and the heavy request's own outcome.
+ */
+export function holdLine(row) {
+  const { label, idle, during, ratio, heavy, otherFailures, otherStatuses = [] } = row;
+  const { serverExited = null, memory = null } = row;
+  const met = during.p99 === null ? '' : verdict(during.p99, HOLD_P99_AT_MOST_MS, true);
+  const notes = [
+    otherFailures > 0
+      ? `${otherFailures} of the other client's requests failed (${otherStatuses.join(', ')})`
+      : null,
+    serverExited === null ? null : `the server process exited (${serverExited})`,
+    memory === null ? null : `server RSS peak ${whole(memory.maxRss / 2 ** 20)} MiB`,
+  ].filter(Boolean);
+  return (
+    `other client's p99 during ${label} / idle p99: **${fixed(ratio, 1)}** ` +
+    `(${ms(during.p99)} over ${whole(during.count)} requests / ${ms(idle.p99)} over ${whole(idle.count)}; ` +
+    `p99 <= ${HOLD_P99_AT_MOST_MS} ms${met}); the heavy request: ${heavyWords(heavy)}` +
+    notes.map((note) => `; ${note}`).join('')
+  );
+}
+
+/** The targets bench/hold.mjs's rows miss, one line each. */
+function holdMissed(hold) {
+  if (hold === undefined) return [];
+  if (hold.error !== undefined) return [`hold: failed (${hold.error})`];
+  return hold.rows.flatMap(({ id, during, heavy, otherFailures, serverExited = null }) => {
+    const missed = [];
+    if (serverExited !== null) missed.push(`hold ${id}: the server process exited (${serverExited})`);
+    if (during.p99 === null) missed.push(`hold ${id}: no request of the other client overlapped it`);
+    else if (during.p99 > HOLD_P99_AT_MOST_MS)
+      missed.push(`hold ${id}: the other client's p99 ${ms(during.p99)} during the heavy request`);
+    if (otherFailures > 0) missed.push(`hold ${id}: ${otherFailures} of the other client's requests failed`);
+    const failed = heavy.filter(heavyFailed);
+    if (failed.length > 0) missed.push(`hold ${id}: the heavy request failed, ${heavyWords(failed)}`);
+    return missed;
+  });
+}
+
 /**
  * Each case with its ratios; the scalings, self costs and compile ratio; the targets missed;
- * `realtime` (bench/realtime-memory.mjs's figures) as measured.
+ * `realtime` (bench/realtime-memory.mjs's figures) and `hold` (bench/hold.mjs's rows) as measured.
  */
-export function summarize(cases, compile, realtime) {
+export function summarize(cases, compile, realtime, hold) {
   const withRatios = cases.map((c) => ({ ...c, ratios: ratiosOf(c) }));
   const byName = (name) => withRatios.find((c) => c.name === name);
   const missed = withRatios.flatMap(missedBy);
@@ -133,9 +198,10 @@ export function summarize(cases, compile, realtime) {
     if (value !== null && value > atMost) missed.push(`${name}: time / at the smaller size ${fixed(value)}`);
   }
   if (realtime?.error !== undefined) missed.push(`realtime memory: failed (${realtime.error})`);
+  missed.push(...holdMissed(hold));
   if (compile?.ratio !== undefined && compile.ratio < COMPILE_OVER_AQP)
     missed.push(`compile: @store/query / api-query-params ${fixed(compile.ratio)}`);
-  return { cases: withRatios, scalings, compile, selfCosts, realtime, missed };
+  return { cases: withRatios, scalings, compile, selfCosts, realtime, hold, missed };
 }
 
 /** The lower and upper quartiles of a list of numbers (nearest rank). */
@@ -232,9 +298,24 @@ function realtimeLines(realtime) {
   ];
 }
 
+/** bench/hold.mjs's rows: one line with its settings, then one line per heavy request. */
+function holdLines(hold) {
+  if (hold === undefined) return [];
+  if (hold.error !== undefined)
+    return [`- one heavy request against the others (\`node bench/hold.mjs\`): failed, ${hold.error}`];
+  const { posts, albums, perAlbum, photoBytes, seconds, maxBulk } = hold.settings;
+  return [
+    `- one heavy request against the others (\`node bench/hold.mjs\`: ${whole(posts)} posts, ${whole(albums)} albums ` +
+      `of ${perAlbum} photos of ${Math.round(photoBytes / 1024)} kB; a second client's sequential \`GET /posts/<id>\`, ` +
+      `idle for ${seconds} s, then while the heavy request repeats for at least ${seconds} s; ` +
+      `${maxBulk === null ? "the store's default options" : `\`maxBulk: ${maxBulk}\``}):`,
+    ...hold.rows.map((row) => `  - ${holdLine(row)}`),
+  ];
+}
+
 /** The markdown table (and the notes kept in `findings.md`). */
 export function markdown(summary, meta, findings) {
-  const { cases, scalings = [], compile, selfCosts = [], realtime, missed } = summary;
+  const { cases, scalings = [], compile, selfCosts = [], realtime, hold, missed } = summary;
   const titles = Object.values(COLUMNS).map(({ title }) => title);
   const lines = [
     '# Benchmark results',
@@ -272,6 +353,7 @@ export function markdown(summary, meta, findings) {
           `p50 ${fixed(event.p50)} ms / p99 ${fixed(event.p99)} ms`,
       ),
     ...realtimeLines(realtime),
+    ...holdLines(hold),
     ...spreadLine(cases),
     ...(meta.unindexed
       ? [

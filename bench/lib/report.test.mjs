@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdown, median, quartiles, summarize } from './report.mjs';
+import { holdLine, markdown, median, quartiles, summarize } from './report.mjs';
 
 const META = {
   quick: false,
@@ -131,5 +131,119 @@ describe('summarize', () => {
     expect(markdown(summary, META, '')).toContain(
       '- realtime memory (`node bench/realtime-memory.mjs`): failed, the store server exited (1)',
     );
+  });
+});
+
+describe('one heavy request against the other clients (bench/hold.mjs)', () => {
+  const SETTINGS = {
+    posts: 100_000,
+    albums: 1000,
+    perAlbum: 10,
+    photoBytes: 46_080,
+    seconds: 5,
+    maxBulk: null,
+  };
+  const aRow = (id, duringP99, heavy, more = {}) => ({
+    id,
+    label: `the \`${id}\` request`,
+    idle: { count: 4000, p50: 0.5, p99: 1.25 },
+    during: { count: 120, p50: 1, p99: duringP99 },
+    ratio: duringP99 === null ? null : duringP99 / 1.25,
+    heavy,
+    otherFailures: 0,
+    otherStatuses: [],
+    serverExited: null,
+    memory: { rss: 200 * 2 ** 20, maxRss: 700 * 2 ** 20 },
+    ...more,
+  });
+  const refused = {
+    status: 422,
+    code: 'budget_exceeded',
+    count: 12,
+    medianMs: 40.4,
+    maxMs: 52,
+    bytes: 300,
+    detail: null,
+  };
+
+  it("prints the other client's p99 ratio against its target and the heavy request's refusal", () => {
+    const summary = summarize([], undefined, undefined, {
+      settings: SETTINGS,
+      rows: [aRow('regex-or', 5, [refused])],
+    });
+    expect(summary.missed).toEqual([]);
+    const text = markdown(summary, META, '');
+    expect(text).toContain('(`node bench/hold.mjs`: 100,000 posts, 1,000 albums of 10 photos of 45 kB;');
+    expect(text).toContain(
+      "  - other client's p99 during the `regex-or` request / idle p99: **4.0** (5.00 ms over 120 requests / 1.25 ms over 4,000; " +
+        'p99 <= 50 ms ✅); the heavy request: 422 budget_exceeded in 40 ms (median of 12); server RSS peak 700 MiB',
+    );
+  });
+
+  it('misses the target when the other client waits longer than the bound, whatever the idle p99', () => {
+    const done = {
+      status: 200,
+      code: null,
+      count: 3,
+      medianMs: 2400,
+      maxMs: 2600,
+      bytes: 40,
+      detail: 'modified 50,000',
+    };
+    const summary = summarize([], undefined, undefined, {
+      settings: SETTINGS,
+      rows: [aRow('bulk-patch', 2350.5, [done])],
+    });
+    expect(summary.missed).toEqual([
+      "hold bulk-patch: the other client's p99 2350.5 ms during the heavy request",
+    ]);
+    expect(holdLine(summary.hold.rows[0])).toContain(
+      'p99 <= 50 ms ❌); the heavy request: 200 in 2,400 ms (median of 3, modified 50,000)',
+    );
+  });
+
+  it('misses the target when the heavy request fails or the server dies, but not on a time budget', () => {
+    const timeout = {
+      status: 503,
+      code: 'query_timeout',
+      count: 1,
+      medianMs: 5000,
+      maxMs: 5000,
+      bytes: 200,
+      detail: null,
+    };
+    const crash = {
+      status: 0,
+      code: 'TypeError',
+      count: 1,
+      medianMs: 3100,
+      maxMs: 3100,
+      bytes: 0,
+      detail: null,
+    };
+    const rows = [
+      aRow('or-contains-total', 4, [timeout]),
+      aRow('populate', 20, [crash], {
+        serverExited: 'SIGABRT',
+        memory: null,
+        otherFailures: 7,
+        otherStatuses: ['no answer (UND_ERR_SOCKET)'],
+      }),
+    ];
+    const summary = summarize([], undefined, undefined, { settings: SETTINGS, rows });
+    expect(summary.missed).toEqual([
+      'hold populate: the server process exited (SIGABRT)',
+      "hold populate: 7 of the other client's requests failed",
+      'hold populate: the heavy request failed, no answer (TypeError) in 3,100 ms',
+    ]);
+    expect(holdLine(rows[1])).toContain(
+      "no answer (TypeError) in 3,100 ms; 7 of the other client's requests failed (no answer (UND_ERR_SOCKET)); the server process exited (SIGABRT)",
+    );
+  });
+
+  it('says so when the hold benchmark failed', () => {
+    const summary = summarize([], undefined, undefined, { error: 'exit 1' });
+    expect(summary.missed).toEqual(['hold: failed (exit 1)']);
+    expect(markdown(summary, META, '')).toContain('(`node bench/hold.mjs`): failed, exit 1');
   });
 });

@@ -11,21 +11,25 @@ export interface PageResponse {
   body: string;
 }
 
-const STYLE =
+/** The style sheet of the confirmation pages (allowed by its hash in their Content-Security-Policy). */
+export const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}' +
   'dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}' +
   'dd{margin:0;word-break:break-all}button{font:inherit;padding:.6rem 1.2rem;cursor:pointer}';
 const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
-/** Headers of the page: never cached, no referrer (the URL holds the token), nothing but the form runs. */
-function pageHeaders(origin: string): Record<string, string> {
+/**
+ * Headers of a confirmation page: never cached, no referrer (the URL holds the secret), never
+ * framed (no clickjacking), nothing runs; its form may post only to `formAction` (a CSP source).
+ */
+export function pageHeaders(formAction: string): Record<string, string> {
   return {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action ${origin}; frame-ancestors 'none'; base-uri 'none'`,
+    'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   };
 }
 

@@ -12,6 +12,8 @@ export const AUTH_ERROR_CODES = defineErrorCodes({
   unauthorized: 401,
   forbidden: 403,
   account_blocked: 403,
+  confirmation_required: 403,
+  custom_header_required: 403,
   not_found: 404,
   token_not_found: 404,
   user_not_found: 404,

@@ -7,6 +7,7 @@ export { AuthError } from './errors';
 export { type ApproveLinkResult, approveLink } from './flows/approve-link';
 export { consumeLink } from './flows/consume-link';
 export { inspectLink, type LinkInspection } from './flows/inspect-link';
+export { type CodeLinkResult, type OpenCodeLinkInput, openCodeLink } from './flows/open-code-link';
 export { type PollLinkResult, pollLinkStatus } from './flows/poll-link-status';
 export { type RequestCodeInput, requestCode, type SentResult } from './flows/request-code';
 export { type RequestLinkInput, type RequestLinkResult, requestLink } from './flows/request-link';

@@ -112,8 +112,8 @@ export async function claimLostError(
 
 /**
  * Extends the newest live secret of the address (matching `filter`) to `expiresAt`, for a
- * request past the mail quota: the message already in the mailbox stays usable. `false` when
- * there is none.
+ * request past the mail quota: the message already in the mailbox stays usable. `also`: more
+ * update operators for it (never `$set`), e.g. the browser that asked. `false` when there is none.
  */
 export async function extendNewest(
   collection: AuthCollection,
@@ -121,6 +121,7 @@ export async function extendNewest(
   filter: AuthDocument,
   now: Date,
   expiresAt: Date,
+  also: AuthDocument = {},
 ): Promise<boolean> {
   const [newest] = await collection
     .find(
@@ -131,7 +132,7 @@ export async function extendNewest(
   if (newest === undefined) return false;
   const { matchedCount } = await collection.updateOne(
     { _id: newest._id, state: 'active' },
-    { $set: { expiresAt, extendedAt: now } },
+    { ...also, $set: { expiresAt, extendedAt: now } },
   );
   return matchedCount > 0;
 }

@@ -4,7 +4,8 @@ import { SESSION_COOKIE } from './sessions';
 /** Request headers as a plain object (any case; Node lower-cases them). */
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-function header(headers: HeaderBag, name: string): string | undefined {
+/** The first value of header `name` (lower-case) a request carries. */
+export function header(headers: HeaderBag, name: string): string | undefined {
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name) continue;
     return typeof value === 'string' ? value : value?.[0];
@@ -12,8 +13,9 @@ function header(headers: HeaderBag, name: string): string | undefined {
   return undefined;
 }
 
-function cookieValue(cookieHeader: string, name: string): string | undefined {
-  for (const pair of cookieHeader.split(';')) {
+/** The value of cookie `name` a request carries, as sent. */
+export function requestCookie(headers: HeaderBag, name: string): string | undefined {
+  for (const pair of (header(headers, 'cookie') ?? '').split(';')) {
     const separator = pair.indexOf('=');
     if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
   }
@@ -26,7 +28,7 @@ function cookieValue(cookieHeader: string, name: string): string | undefined {
  */
 export function sessionTokenFromHeaders(headers: HeaderBag): string | null {
   const bearer = /^Bearer[ ]+(\S+)\s*$/i.exec(header(headers, 'authorization') ?? '')?.[1];
-  const cookie = cookieValue(header(headers, 'cookie') ?? '', SESSION_COOKIE);
+  const cookie = requestCookie(headers, SESSION_COOKIE);
   const token = bearer ?? cookie;
   return token !== undefined && TOKEN_PATTERN.test(token) ? token : null;
 }

@@ -165,6 +165,7 @@ describeEngines('event streams end with their session', (engine) => {
 
     const out = await send(served, 'POST', '/auth/logout-everywhere', {
       cookie: `store_session=${laptop.token}`,
+      'x-requested-with': 'fetch',
     });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(
@@ -179,7 +180,7 @@ describeEngines('event streams end with their session', (engine) => {
 
   it('sign-out everywhere without a live session answers 401 unauthorized', async () => {
     const served = await start();
-    const out = await send(served, 'POST', '/auth/logout-everywhere');
+    const out = await send(served, 'POST', '/auth/logout-everywhere', { 'x-requested-with': 'fetch' });
     expect(out.status).toBe(401);
     expect(out.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await out.json()).toMatchObject({ status: 401, code: 'unauthorized' });

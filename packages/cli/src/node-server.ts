@@ -1,8 +1,10 @@
 /**
  * The command's HTTP server: plain `node:http` in front of core's handler (no web framework in
- * the way). A path the store does not answer is a 404 problem.
+ * the way). A path the store does not answer is a 404 problem. Bound to a loopback address, it
+ * first checks the request's `Host` (DNS rebinding); bound to any other, it answers every `Host`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { StoreError } from '@store/common';
 import {
   renderError,
   type StoreHandler,
@@ -10,6 +12,7 @@ import {
   storeError,
   writeNodeResponse,
 } from '@store/core';
+import { isLoopbackAddress } from './loopback';
 
 function toStoreRequest(req: IncomingMessage): StoreRequest {
   const url = req.url ?? '/';
@@ -26,9 +29,27 @@ function toStoreRequest(req: IncomingMessage): StoreRequest {
 
 const logger = { error: (...args: unknown[]) => console.error(...args), warn: () => undefined };
 
-/** A server answering every request with `handler`. */
-export function storeServer(handler: StoreHandler): Server {
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+/** Whether `server` listens on a loopback address (known once it listens). */
+export function onLoopback(server: Server): boolean {
+  const address = server.address();
+  return typeof address === 'object' && address !== null && isLoopbackAddress(address.address);
+}
+
+/**
+ * A server answering every request with `handler`; while it listens on a loopback address, a
+ * request `checkHost` refuses (by its `Host` header) gets that error instead.
+ */
+export function storeServer(
+  handler: StoreHandler,
+  checkHost: (host: string | undefined) => StoreError | undefined,
+): Server {
+  let loopback = false;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const refused = loopback ? checkHost(req.headers.host) : undefined;
+    if (refused !== undefined) {
+      writeNodeResponse(res, renderError(refused, logger));
+      return;
+    }
     const request = toStoreRequest(req);
     handler(request)
       .then(
@@ -39,6 +60,10 @@ export function storeServer(handler: StoreHandler): Server {
       .catch((error: unknown) => renderError(error, logger))
       .then((answer) => writeNodeResponse(res, answer));
   });
+  server.on('listening', () => {
+    loopback = onLoopback(server);
+  });
+  return server;
 }
 
 /** Listens on `port` and `host`, or fails with a message a person can act on. */

@@ -3,15 +3,18 @@
  * with `--help`; a usage error exits 2, any other failure 1, with one line on stderr.
  */
 import { writeFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { createStoreHandler, type StoreConfig, type StorePlugin } from '@store/core';
 import { openapi } from '@store/openapi';
+import { answeredHosts, hostCheck, parseAllowedHosts } from './allowed-hosts';
 import { CliError } from './cli-error';
 import { exportCollections, importCollections, occupied } from './collections';
 import { formatDataFile, readDataFile } from './data-file';
-import { listen, storeServer } from './node-server';
+import { accessLines, corsOption } from './local-access';
+import { listen, onLoopback, storeServer } from './node-server';
 import { openTarget, type Target } from './target';
 
 /** The reference page's plugin, by name: a config that brings its own keeps it. */
@@ -48,9 +51,22 @@ language for any plural name, with no set-up.
 ${STORAGE_FLAGS}
   --seed <file>     load this JSON file at start, when its collections are empty
   --port <n>        port to listen on (default 3000, or PORT)
-  --host <host>     address to listen on (default 127.0.0.1, or HOST)
+  --host <host>     address to listen on (default 127.0.0.1, or HOST). On a loopback address
+                    (127.0.0.1, localhost, ::1) it answers only requests for the names
+                    localhost, 127.0.0.1, [::1] and <host>: another Host gets 403
+                    host_not_allowed, so a site cannot reach it through DNS rebinding. On any
+                    other address (0.0.0.0) other machines can reach it and every Host is
+                    answered (no such check): for a trusted network only
+  --allowed-hosts <names>
+                    more names a loopback server answers, comma-separated: a.test, or .a.test
+                    for a.test and its subdomains; list only names whose address you control
+                    (a name of someone else's can be pointed at 127.0.0.1 by its owner)
   --config <file>   a store.config.js / .mjs whose default export is createStore's config
-  --cors <origins>  origins browsers may call from: "*" (default), a comma-separated list, or "off"
+  --cors <origins>  the web pages (origins) a browser lets call the store: "loopback"
+                    (default: pages on localhost, 127.0.0.1, [::1], http or https, any port),
+                    "*" (every site: any page open in a browser here can read, change and
+                    delete the data), a comma-separated list of origins, or "off"; it
+                    overrides the config's cors
   --no-docs         no API reference: /openapi.json and the /docs page are on by default
   -h, --help        this help`,
   import: `Usage: store import <file.json> [options]
@@ -102,13 +118,6 @@ function portOf(raw: string | undefined): number {
   return port;
 }
 
-/** `--cors`: `*` (the command's default), `off`, or a comma-separated list of origins. */
-function corsOf(raw: string | undefined): StoreConfig['cors'] {
-  if (raw === undefined || raw === '*') return true;
-  if (raw === 'off' || raw === 'false') return false;
-  return { origins: raw.split(',').map((origin) => origin.trim()) };
-}
-
 async function loadConfig(path: string): Promise<StoreConfig> {
   try {
     const loaded = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
@@ -148,12 +157,15 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     host: { type: 'string' },
     config: { type: 'string' },
     cors: { type: 'string' },
+    'allowed-hosts': { type: 'string' },
     'no-docs': { type: 'boolean' },
   });
   if (values.help) return help(io, 'serve');
   const port = portOf(values.port ?? env.PORT);
   const host = values.host ?? env.HOST ?? '127.0.0.1';
+  const allowedHosts = parseAllowedHosts(values['allowed-hosts']);
   const { db: configDb, data: configData, ...config } = values.config ? await loadConfig(values.config) : {};
+  const cors = corsOption(values.cors, config.cors);
   const flags = storageFlags(values, env);
   if (flags.db === undefined && flags.data === undefined) {
     flags.db = typeof configDb === 'string' ? configDb : undefined;
@@ -178,13 +190,15 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     const handler = createStoreHandler({
       ...config,
       db: target.db,
-      cors: config.cors ?? corsOf(values.cors),
+      cors,
+      // Rate limits per client on, with core's defaults (a config's own rateLimit, false included, wins).
+      rateLimit: config.rateLimit ?? true,
       plugins: [...(config.plugins ?? []), ...docs],
     });
     await handler.ready.catch((error: Error) => {
       throw new CliError(`cannot start the store: ${error.message}`);
     });
-    const server = storeServer(handler);
+    const server = storeServer(handler, hostCheck(host, allowedHosts));
     await listen(server, port, host).catch((error: NodeJS.ErrnoException) => {
       throw new CliError(
         error.code === 'EADDRINUSE'
@@ -193,9 +207,18 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
       );
     });
     const address = server.address();
-    const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
+    const url = `http://${isIPv6(host) ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
     io.out(`store serving ${url}`);
     io.out(`engine: ${target.description}`);
+    const access = {
+      loopback: onLoopback(server),
+      host,
+      answeredHosts: answeredHosts(host, allowedHosts),
+      allowedHosts: values['allowed-hosts'] !== undefined,
+      corsFlag: values.cors,
+      corsFromConfig: values.cors === undefined && config.cors !== undefined,
+    };
+    for (const line of accessLines(access)) io.out(line);
     io.out(`try: curl ${url}/posts`);
     if (docs.length > 0) io.out(`reference: ${url}/docs`);
     const signal = await io.stopped;

@@ -4,78 +4,67 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EJSON, ObjectId } from 'bson';
-import { describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../src/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, run, serving } from './serving';
 
 const fixture = fileURLToPath(new URL('./fixtures/db.json', import.meta.url));
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const freshDir = () => mkdtempSync(join(tmpdir(), 'store-cli-'));
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-/** Runs the command with captured output; `stop()` ends a `serve`. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  let stop: (signal: string) => void = () => undefined;
-  const out: string[] = [];
-  const err: string[] = [];
-  let written = '';
-  let exit!: Promise<number>;
-  const listening = new Promise<void>((resolve) => {
-    const io: CliIo = {
-      out: (line) => {
-        out.push(line);
-        if (line.startsWith('store serving')) resolve();
-      },
-      err: (line) => err.push(line),
-      write: (text) => {
-        written += text;
-      },
-      stopped: new Promise((resolveStop) => {
-        stop = resolveStop;
-      }),
-    };
-    exit = runCli(args, io, env, '9.9.9');
+/** A request with this `Host` header (fetch cannot set one): its status, content type and JSON body. */
+function withHost(
+  base: string,
+  host: string,
+  method = 'GET',
+  path = '/posts',
+  body?: unknown,
+): Promise<{ status: number; type: string | undefined; body: unknown }> {
+  const headers: Record<string, string> = { host };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: res.headers['content-type'],
+          body: text === '' ? undefined : JSON.parse(text),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
-  return {
-    exit,
-    listening,
-    stop: async () => {
-      stop('SIGTERM');
-      return exit;
-    },
-    out: () => out.join('\n'),
-    err: () => err.join('\n'),
-    written: () => written,
-  };
 }
 
-/** Starts `store serve` with `args` on a free port; answers its base URL and its handle. */
-async function serving(args: string[]) {
-  const port = await freePort();
-  const cli = run(['serve', '--port', String(port), ...args]);
-  await Promise.race([
-    cli.listening,
-    cli.exit.then((code) => Promise.reject(new Error(`exited ${code}: ${cli.err()}`))),
-  ]);
-  return { base: `http://127.0.0.1:${port}`, cli };
-}
+/** A CORS preflight for a GET from `origin`. */
+const preflight = (origin: string) => ({
+  method: 'OPTIONS',
+  headers: { origin, 'access-control-request-method': 'GET' },
+});
 
 describe('store --help and usage errors', () => {
   it.each([
     [[], /Usage: store <command>/],
     [['--help'], /serve +serve every resource/],
     [['serve', '--help'], /--seed <file>.*\n[\s\S]*--cors <origins>/],
+    [
+      ['serve', '--help'],
+      /--allowed-hosts <names>[\s\S]*"loopback"\s+\(default: pages on localhost, 127\.0\.0\.1, \[::1\]/,
+    ],
+    [
+      ['serve', '--help'],
+      /On any\s+other address \(0\.0\.0\.0\) other machines can reach it and every Host is\s+answered/,
+    ],
     [['import', '-h'], /json-server's db.json imports as is/],
     [['export', '--help'], /to stdout without one/],
   ])('prints help for %j and exits 0', async (args, text) => {
@@ -100,6 +89,11 @@ describe('store --help and usage errors', () => {
       /--db and --data cannot be used together/,
     ],
     [['export', '--db', 'mongodb://127.0.0.1:27017'], /names no database: add one/],
+    [['serve', '--cors', 'app.test'], /--cors: "app\.test" is not an origin/],
+    [['serve', '--cors', 'https://app.test/'], /--cors: "https:\/\/app\.test\/" is not an origin/],
+    [['serve', '--allowed-hosts', 'http://a.test'], /--allowed-hosts: "http:\/\/a\.test" is not a host name/],
+    [['serve', '--allowed-hosts', 'a.test:8080'], /--allowed-hosts: "a\.test:8080" is not a host name/],
+    [['serve', '--allowed-hosts', '*'], /--allowed-hosts takes names, not "\*"/],
   ])('refuses %j with exit code 2 and a clear message', async (args, message) => {
     const cli = run(args);
     expect(await cli.exit).toBe(2);
@@ -144,19 +138,43 @@ describe('store serve', () => {
     expect(await second.cli.stop()).toBe(0);
   });
 
-  it('answers CORS preflights from any origin by default, and none with --cors off', async () => {
-    const preflight = {
-      method: 'OPTIONS',
-      headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' },
-    };
-    const open = await serving([]);
-    const allowed = await fetch(`${open.base}/posts`, preflight);
+  it('answers CORS preflights from any origin with --cors "*", from the listed ones with a list, and none with --cors off', async () => {
+    const open = await serving(['--cors', '*']);
+    expect(open.cli.out()).toContain('warning: --cors "*": any web page open in a browser');
+    const allowed = await fetch(`${open.base}/posts`, preflight('http://app.test'));
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
     await open.cli.stop();
+    const listed = await serving(['--cors', 'https://app.test, http://localhost:5173']);
+    const app = await fetch(`${listed.base}/posts`, preflight('https://app.test'));
+    expect(app.headers.get('access-control-allow-origin')).toBe('https://app.test');
+    expect((await fetch(`${listed.base}/posts`, preflight('http://localhost:8080'))).status).toBe(403);
+    await listed.cli.stop();
     const closed = await serving(['--cors', 'off']);
-    expect((await fetch(`${closed.base}/posts`, preflight)).status).toBe(405);
+    expect((await fetch(`${closed.base}/posts`, preflight('http://localhost:5173'))).status).toBe(405);
     await closed.cli.stop();
+  });
+
+  it("lets --cors override the config's cors, and keeps the config's without the flag", async () => {
+    const config = fileURLToPath(new URL('./fixtures/cors.config.mjs', import.meta.url));
+    const configured = await serving(['--config', config]);
+    expect(configured.cli.out()).toContain(
+      "browsers: pages of other origins may call it as the config's cors says",
+    );
+    expect((await fetch(`${configured.base}/posts`, preflight('https://app.test'))).status).toBe(204);
+    expect((await fetch(`${configured.base}/posts`, preflight('http://localhost:5173'))).status).toBe(403);
+    await configured.cli.stop();
+    const flagged = await serving(['--config', config, '--cors', 'off']);
+    expect((await fetch(`${flagged.base}/posts`, preflight('https://app.test'))).status).toBe(405);
+    await flagged.cli.stop();
+  });
+
+  it('limits each client by default, saying so in RateLimit headers', async () => {
+    const { base, cli } = await serving([]);
+    const answer = await fetch(`${base}/posts`);
+    expect(answer.headers.get('ratelimit-policy')).toBe('"reads";q=1000;w=60');
+    expect(answer.headers.get('ratelimit')).toMatch(/^"reads";r=999;t=\d+$/);
+    await cli.stop();
   });
 
   it('serves the API reference at /docs and /openapi.json by default, and none with --no-docs', async () => {
@@ -234,6 +252,138 @@ describe('store serve', () => {
     expect(await cli.exit).toBe(1);
     expect(cli.err()).toMatch(/cannot reach MongoDB at mongodb:\/\/ada:\*\*\*@127\.0\.0\.1:1\/shop/);
     expect(cli.err()).not.toContain('secret');
+  });
+});
+
+describe('store serve by default: pages on this machine only, and loopback Host names only', () => {
+  let served: Awaited<ReturnType<typeof serving>>;
+  let port: string;
+  const seeded = [
+    { _id: 1, title: 'json-server', author: 'typicode' },
+    { _id: 2, title: 'another post', author: 'typicode' },
+  ];
+
+  beforeAll(async () => {
+    served = await serving(['--seed', fixture]);
+    port = new URL(served.base).port;
+  });
+  afterAll(async () => {
+    await served?.cli.stop();
+  });
+
+  it('says at start which pages may call it and which Host names it answers', () => {
+    expect(served.cli.out()).toContain(
+      'browsers: only pages on localhost, 127.0.0.1, [::1] (any port) may call it; --cors sets others',
+    );
+    expect(served.cli.out()).toContain(
+      'hosts: answers requests for localhost, 127.0.0.1, [::1] only (others: 403 host_not_allowed; --allowed-hosts adds names)',
+    );
+  });
+
+  it.each([
+    'http://localhost:5173',
+    'http://localhost',
+    'https://localhost:8443',
+    'http://127.0.0.1:8080',
+    'http://[::1]:3000',
+  ])('answers a preflight from the loopback origin %s, echoing it', async (origin) => {
+    const answer = await fetch(`${served.base}/posts`, preflight(origin));
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(answer.headers.get('vary')).toContain('Origin');
+    const read = await fetch(`${served.base}/posts`, { headers: { origin } });
+    expect(read.headers.get('access-control-allow-origin')).toBe(origin);
+  });
+
+  it.each([
+    'http://evil.test',
+    'https://app.example.com',
+    'http://localhost.evil.test:3000',
+    'http://127.0.0.2:8080',
+    'null',
+  ])('refuses a preflight from the origin %s, and gives its reads no CORS header', async (origin) => {
+    const answer = await fetch(`${served.base}/posts`, preflight(origin));
+    expect(answer.status).toBe(403);
+    expect(((await answer.json()) as { code: string }).code).toBe('origin_not_allowed');
+    const read = await fetch(`${served.base}/posts`, { headers: { origin } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('a request for a foreign Host name is refused (DNS rebinding): 403 host_not_allowed, saying how to allow it, data unchanged', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/posts', undefined],
+      ['POST', '/posts', { title: 'planted' }],
+      ['DELETE', '/posts/1', undefined],
+    ] as const) {
+      const answer = await withHost(served.base, `evil.test:${port}`, method, path, body);
+      expect(answer.status).toBe(403);
+      expect(answer.type).toBe('application/problem+json');
+      expect(answer.body).toMatchObject({
+        status: 403,
+        title: 'Forbidden',
+        code: 'host_not_allowed',
+        detail: expect.stringContaining('start the store with --allowed-hosts evil.test'),
+      });
+    }
+    expect(await (await fetch(`${served.base}/posts`)).json()).toEqual(seeded);
+  });
+
+  it.each(['localhost', 'localhost:PORT', '127.0.0.1:PORT', '[::1]:PORT', 'LOCALHOST:PORT'])(
+    'answers a request for the loopback Host %s',
+    async (host) => {
+      const answer = await withHost(served.base, host.replace('PORT', port));
+      expect(answer).toMatchObject({ status: 200, body: seeded });
+    },
+  );
+
+  it.each(['localhost.evil.test', '127.0.0.1.evil.test', 'evil.test@localhost', 'local host'])(
+    'refuses a request for the Host %j',
+    async (host) => {
+      const answer = await withHost(served.base, host);
+      expect(answer.status).toBe(403);
+      expect(answer.body).toMatchObject({ code: 'host_not_allowed' });
+    },
+  );
+});
+
+describe('store serve --allowed-hosts and --host', () => {
+  it('answers the names of --allowed-hosts (.name: it and its subdomains), and still refuses others', async () => {
+    const { base, cli } = await serving(['--allowed-hosts', 'evil.test,.dev.test']);
+    expect(cli.out()).toContain(
+      'hosts: answers requests for localhost, 127.0.0.1, [::1], evil.test, .dev.test only',
+    );
+    for (const host of ['evil.test', 'EVIL.test:8080', 'dev.test', 'api.dev.test:3000']) {
+      expect((await withHost(base, host)).status).toBe(200);
+    }
+    for (const host of ['other.test', 'sub.evil.test', 'notdev.test']) {
+      expect(await withHost(base, host)).toMatchObject({ status: 403, body: { code: 'host_not_allowed' } });
+    }
+    await cli.stop();
+  });
+
+  it('checks Host on any loopback address (--host 127.0.0.2), answering the name it was started on', async () => {
+    const { base, cli } = await serving(['--host', '127.0.0.2']);
+    const bound = base.replace('127.0.0.1', '127.0.0.2');
+    expect(cli.out()).toContain('hosts: answers requests for localhost, 127.0.0.1, [::1], 127.0.0.2 only');
+    expect((await withHost(bound, new URL(bound).host)).status).toBe(200);
+    expect(await withHost(bound, 'evil.test')).toMatchObject({
+      status: 403,
+      body: { code: 'host_not_allowed' },
+    });
+    await cli.stop();
+  });
+
+  it('answers every Host on a non-loopback address (--host 0.0.0.0), and says so with the risk', async () => {
+    const { base, cli } = await serving(['--host', '0.0.0.0', '--allowed-hosts', 'a.test']);
+    expect(cli.out()).toContain(
+      'warning: 0.0.0.0 is not a loopback address: other machines can reach the store, and requests for any Host name are answered (no DNS-rebinding check)',
+    );
+    expect(cli.out()).toContain(
+      '--allowed-hosts is not used: the Host check applies on a loopback address only',
+    );
+    expect((await withHost(base, 'evil.test')).status).toBe(200);
+    await cli.stop();
   });
 });
 

@@ -36,12 +36,25 @@ export interface IndexDescription {
   [option: string]: unknown;
 }
 
-/** The server-side time limit every query of the store carries (ignored by the embedded engine, which never waits). */
+/**
+ * The server-side time limit every query of the store carries: past it the operation fails with
+ * code 50 (MaxTimeMSExpired), on MongoDB and on the embedded engine alike.
+ */
 export interface TimeLimit {
   maxTimeMS?: number;
 }
 
-export interface FindOptions extends TimeLimit {
+/**
+ * The most documents the embedded engine may examine for one operation (the documents its scan
+ * looks at, as MongoDB's `totalDocsExamined` counts them); past it the operation fails with the
+ * engine's own code name `ExceededExaminedLimit`. MongoDB has no such limit: core's driver
+ * wrapper drops it.
+ */
+interface ExaminedLimit {
+  maxExamined?: number;
+}
+
+export interface FindOptions extends TimeLimit, ExaminedLimit {
   projection?: Document;
   sort?: Record<string, 1 | -1>;
   skip?: number;
@@ -62,8 +75,11 @@ export interface ModifyOptions extends TimeLimit {
 export interface StoreCollection {
   readonly collectionName: string;
   find(filter: Document, options?: FindOptions): FindCursor;
-  findOne(filter: Document, options?: { projection?: Document } & TimeLimit): Promise<Document | null>;
-  countDocuments(filter: Document, options?: TimeLimit): Promise<number>;
+  findOne(
+    filter: Document,
+    options?: { projection?: Document } & TimeLimit & ExaminedLimit,
+  ): Promise<Document | null>;
+  countDocuments(filter: Document, options?: TimeLimit & ExaminedLimit): Promise<number>;
   /** Throws an error whose `code` is 11000 when the `_id` (or a unique key) is taken. */
   insertOne(doc: Document): Promise<{ insertedId: unknown }>;
   /**
@@ -85,10 +101,10 @@ export interface StoreCollection {
   updateMany(
     filter: Document,
     update: Document,
-    options?: TimeLimit,
+    options?: TimeLimit & ExaminedLimit,
   ): Promise<{ matchedCount: number; modifiedCount: number }>;
   deleteOne(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
-  deleteMany(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
+  deleteMany(filter: Document, options?: TimeLimit & ExaminedLimit): Promise<{ deletedCount: number }>;
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;
   listIndexes(): { toArray(): Promise<IndexDescription[]> };
   /** Throws an error whose `code` is 27 when no index has that name. */

@@ -14,8 +14,12 @@ export { isJsonContentType, parseJsonBody } from './http/parse-body';
 export { receiveBody } from './http/read-body';
 export { type Problem, renderError } from './http/render-error';
 export type {
+  BudgetFunction,
+  BudgetsConfig,
   PopulateConfig,
   PopulationConstraint,
+  RateLimitConfig,
+  RateLimitPolicyConfig,
   ResourceConfig,
   StorageOption,
   StoreConfig,

@@ -9,7 +9,7 @@ import { isPlainObject } from '@store/common';
 import { ObjectId } from 'bson';
 // mingo's own updater: the `update` of mingo's index merges its full default context in front
 // of the one given, so its stock `$regex` (backtracking) would win over the engine's (RE2).
-import { update as mingoUpdate } from 'mingo/updater';
+import { update as mingoUpdate, updateMany as mingoUpdateMany } from 'mingo/updater';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { cloneValue, idKey, setOwn, toStored } from './values';
@@ -156,6 +156,46 @@ export function applyUpdate(
   const stored = toStored(target);
   if (!inserting) assertSameId(doc, stored);
   return stored;
+}
+
+/** Whether an operator's path (or a `$rename` target) names `_id` or a positional element (`$`, `$[]`). */
+const needsOwnDocument = (update: Record<string, Document>): boolean =>
+  Object.entries(update).some(([operator, operand]) =>
+    [...Object.keys(operand), ...(operator === '$rename' ? Object.values(operand).map(String) : [])].some(
+      (path) => touchesId(path) || path.split('.').some((segment) => segment.startsWith('$')),
+    ),
+  );
+
+/**
+ * `docs` after `update` (validated), each as `applyUpdate` makes it for an existing document,
+ * with one call of mingo's updater for them all (its set-up costs far more than one document's
+ * update). An update that touches `_id` or a positional element is applied one document at a time.
+ */
+export function applyUpdateToAll(
+  docs: readonly Document[],
+  update: Record<string, Document>,
+  filter: CompiledFilter,
+): Document[] {
+  const { $setOnInsert, ...requested } = update;
+  if (docs.length < 2 || needsOwnDocument(requested)) {
+    return docs.map((doc) => applyUpdate(doc, update, filter, false));
+  }
+  // Without an `_id` path, what is applied does not depend on the document.
+  const modifier = lexicographic(withoutIdNoOp(docs[0] as Document, requested));
+  for (const doc of docs) assertPathsViable(doc, modifier);
+  const targets = docs.map(cloneValue);
+  if (Object.keys(modifier).length > 0) {
+    asBadValue('update', () =>
+      mingoUpdateMany(
+        targets,
+        {},
+        modifier,
+        { arrayFilters: [], cloneMode: 'deep' },
+        { context: filter.context },
+      ),
+    );
+  }
+  return targets.map(toStored);
 }
 
 /** `replacement` as the new version of `doc` (which keeps its `_id`). */

@@ -1,7 +1,15 @@
 /**
  * One collection of the embedded engine: documents in a `Map` keyed by the canonical `_id`
- * key, in insertion order. Every operation runs synchronously from start to finish inside its
- * async method, so each one is atomic with respect to concurrent callers.
+ * key, in insertion order. Documents are never changed in place: a write stores a new object.
+ *
+ * Single-document operations (insertOne, findOneAndUpdate / Replace, updateOne, deleteOne) and
+ * insertMany run synchronously from start to finish inside their async method, so each one is
+ * atomic with respect to concurrent callers. Reads and counts, and updateMany / deleteMany, run
+ * in slices (`work.ts`) that let other callers in between: a read answers from the collection
+ * as it was when it began (what its scan has left to see is copied, cheaply, by reference,
+ * before its first pause); a multi-document write decides what to change from that same state,
+ * then applies each document's change whole, re-checking a document written meanwhile against
+ * the filter as it is now. Other callers may see such a write half done, as on MongoDB.
  */
 import type {
   Document,
@@ -14,8 +22,14 @@ import type {
   StoreCollection,
 } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { applyReplacement, applyUpdate, upsertSeed, validateUpdate, withIdFirst } from './apply-update';
-import { compareValues } from './bson-order';
+import {
+  applyReplacement,
+  applyUpdate,
+  applyUpdateToAll,
+  upsertSeed,
+  validateUpdate,
+  withIdFirst,
+} from './apply-update';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
@@ -23,10 +37,13 @@ import { candidateKeys, exactIdKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
-import { readDocuments } from './read-documents';
-import { sortDocuments } from './sort-documents';
+import { naturalPageEnd, readDocuments, readDocumentsInSlices } from './read-documents';
+import { type Entry, type Matched, scanInSlices } from './scan';
+import { sortInSlices } from './sort-in-slices';
+import { walkSorted } from './sorted-walk';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 import { walkSpan } from './walk-span';
+import { checkLimits, forEachInSlices, Work, type WorkLimits } from './work';
 
 /** Shared by a database and its collections. */
 export interface EngineState {
@@ -44,12 +61,28 @@ export interface IndexDefinition {
   options: IndexOptions;
 }
 
-type Entry = [key: string, doc: Document];
 /** How candidates found by key must be ordered (see `#candidates`). */
 type CandidateOrder = 'insertion' | 'sortedById' | 'any';
 
 /** Candidates pinned to at most this many (or 4x the page) are sorted outright rather than walked from an index. */
 const SORT_OUTRIGHT_AT_MOST = 1000;
+/** Documents deleteMany removes at once: one pass over each ordered index, one journal record. */
+const REMOVE_AT_ONCE = 512;
+/** Documents an `_id` lookup reads in one go. */
+const READ_AT_ONCE = 256;
+/** Documents updateMany computes the new versions of at once (one call of mingo's updater). */
+const UPDATE_AT_ONCE = 64;
+
+/** A document an updateMany decided to change, as it was then and as it becomes. */
+interface PlannedUpdate {
+  key: string;
+  before: Document;
+  after: Document;
+}
+
+/** Whether an update changed a document (byte for byte, as MongoDB decides `modifiedCount`). */
+const changedBy = (before: Document, after: Document): boolean =>
+  !Buffer.from(bsonBytes(before)).equals(bsonBytes(after));
 
 /** `_id` kinds no two distinct values of which compare equal in mingo's sort. */
 const isTotalId = (id: unknown): boolean =>
@@ -110,12 +143,7 @@ export class EmbeddedCollection implements StoreCollection {
    * the scan runs only once the earliest known expiry has passed.
    */
   #begin(): void {
-    if (this.#state.closed) {
-      throw new EmbeddedDbError(
-        'InterruptedAtShutdown',
-        this.#state.failure ?? 'the embedded database is closed',
-      );
-    }
+    this.#checkOpen();
     if (this.#nameProblem) {
       throw new EmbeddedDbError('InvalidNamespace', `collection name ${this.#nameProblem}`);
     }
@@ -132,6 +160,21 @@ export class EmbeddedCollection implements StoreCollection {
     // Removals by the sweep are journaled without waiting: nothing was acknowledged, and the
     // next write's sync covers them (an expired document found again on open is swept again).
     this.#commit()?.catch(() => undefined);
+  }
+
+  /** Throws (code 11600, as a server shutting down) once the database is closed. */
+  #checkOpen(): void {
+    if (this.#state.closed) {
+      throw new EmbeddedDbError(
+        'InterruptedAtShutdown',
+        this.#state.failure ?? 'the embedded database is closed',
+      );
+    }
+  }
+
+  /** The slices and budgets of one operation (see `work.ts`): it stops if the database closes meanwhile. */
+  #work(limits: WorkLimits | undefined): Work {
+    return new Work(limits ?? {}, () => this.#checkOpen());
   }
 
   /** Sends the changes of the operation to the journal (a durable database), if any. */
@@ -158,6 +201,29 @@ export class EmbeddedCollection implements StoreCollection {
     return result;
   }
 
+  /**
+   * Runs a write that works in slices (updateMany, deleteMany): the changes of each slice go to
+   * the journal before it pauses, so no other operation's record carries them, and it resolves
+   * once all of them are on disk; one that fails part-way (a time limit, a duplicate key) still
+   * journals what it changed before failing.
+   */
+  async #durablyInSlices<T>(limits: WorkLimits | undefined, write: (work: Work) => Promise<T>): Promise<T> {
+    const synced: Array<Promise<void>> = [];
+    const send = () => {
+      const written = this.#commit();
+      if (written) synced.push(written);
+    };
+    try {
+      this.#begin();
+      const work = this.#work(limits);
+      work.beforePause = send;
+      return await write(work);
+    } finally {
+      send();
+      await Promise.all(synced);
+    }
+  }
+
   #journal(change: Change): void {
     if (this.#state.journal) this.#changes.push(change);
   }
@@ -175,32 +241,76 @@ export class EmbeddedCollection implements StoreCollection {
    * of which can tie in mingo's sort).
    */
   #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
-    const memo: KeyMemo = new Map();
-    const keys =
-      candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo)) ??
-      this.#rangeKeys(filter);
+    const keys = this.#candidateKeys(filter);
     return keys ? this.#byKeys(keys, order) : this.#docs.entries();
   }
 
-  /** The documents stored under `keys`, ordered as `order` asks (see `#candidates`). */
-  #byKeys(keys: Iterable<string>, order: CandidateOrder): Entry[] {
+  /**
+   * Scans the candidates of `filter` (see {@link #candidates}) in slices of `work`, handing each
+   * match to `matched` (`scan.ts`; a promise only when it pauses). What it reads is taken at
+   * once, before anything can pause it.
+   */
+  #scanFilter(
+    filter: Document,
+    order: CandidateOrder,
+    compiled: CompiledFilter,
+    work: Work,
+    matched: Matched,
+  ): Promise<void> | undefined {
+    const keys = this.#candidateKeys(filter);
+    const found = keys ? this.#byKeysInSlices(keys, order, work) : this.#docs.entries();
+    if (!(found instanceof Promise)) return scanInSlices(found, compiled, work, matched);
+    return found.then((sorted) => scanInSlices(sorted, compiled, work, matched));
+  }
+
+  /** The keys of the only documents `filter` can match (by `_id`, an index, a range of one), if it pins any. */
+  #candidateKeys(filter: Document): Iterable<string> | undefined {
+    const memo: KeyMemo = new Map();
+    return (
+      candidateKeys(filter, (field, values) => this.#indexes.lookup(field, values, memo)) ??
+      this.#rangeKeys(filter)
+    );
+  }
+
+  /** The documents stored under `keys`, and whether `order` asks to sort them by insertion (see `#candidates`). */
+  #found(keys: Iterable<string>, order: CandidateOrder): { found: Entry[]; sorts: boolean } {
     const found: Entry[] = [];
     for (const key of keys) {
       const doc = this.#docs.get(key);
       if (doc) found.push([key, doc]);
     }
-    if (
+    const sorts = !(
       found.length <= 1 ||
       order === 'any' ||
       (order === 'sortedById' && found.every(([, doc]) => isTotalId(doc._id)))
-    ) {
-      return found;
-    }
-    const at = (key: string): number => this.#order.get(key) ?? 0;
-    return found
-      .map((entry) => ({ entry, at: at(entry[0]) }))
+    );
+    return { found, sorts };
+  }
+
+  /** `found` with the insertion sequence of each, to sort by. */
+  #sequenced(found: Entry[]): Array<{ entry: Entry; at: number }> {
+    return found.map((entry) => ({ entry, at: this.#order.get(entry[0]) ?? 0 }));
+  }
+
+  /** The documents stored under `keys`, ordered as `order` asks (see `#candidates`). */
+  #byKeys(keys: Iterable<string>, order: CandidateOrder): Entry[] {
+    const { found, sorts } = this.#found(keys, order);
+    if (!sorts) return found;
+    return this.#sequenced(found)
       .sort((a, b) => a.at - b.at)
       .map(({ entry }) => entry);
+  }
+
+  /** {@link #byKeys}, sorting in slices (the documents are read at once, the promise only when they need sorting). */
+  #byKeysInSlices(keys: Iterable<string>, order: CandidateOrder, work: Work): Entry[] | Promise<Entry[]> {
+    const { found, sorts } = this.#found(keys, order);
+    return sorts ? this.#inInsertionOrder(found, work) : found;
+  }
+
+  /** `found` in insertion order, sorted in slices. */
+  async #inInsertionOrder(found: Entry[], work: Work): Promise<Entry[]> {
+    const sorted = await sortInSlices(this.#sequenced(found), (a, b) => a.at - b.at, work);
+    return sorted.map(({ entry }) => entry);
   }
 
   /** The keys in the narrowest range `filter` pins on an ordered index, when it leaves out most documents. */
@@ -215,17 +325,22 @@ export class EmbeddedCollection implements StoreCollection {
     return keys;
   }
 
-  *#matches(
+  /**
+   * The first document `filter` matches, found in one go (a single-document write stays
+   * atomic): past `maxTimeMS` of `limits`, throws MaxTimeMSExpired before anything changes.
+   */
+  #first(
     filter: Document,
-    compiled: CompiledFilter,
-    order: CandidateOrder = 'insertion',
-  ): Generator<Entry> {
-    for (const entry of this.#candidates(filter, order)) if (compiled.test(entry[1])) yield entry;
-  }
-
-  #first(filter: Document): { compiled: CompiledFilter; found: Entry | undefined } {
+    limits: WorkLimits | undefined,
+  ): { compiled: CompiledFilter; found: Entry | undefined } {
+    const maxTimeMS = limits?.maxTimeMS;
+    const work = maxTimeMS === undefined ? undefined : this.#work({ maxTimeMS });
     const compiled = compileFilter(filter, this.#indexes);
-    return { compiled, found: this.#matches(filter, compiled).next().value ?? undefined };
+    for (const entry of this.#candidates(filter, 'insertion')) {
+      if (compiled.test(entry[1])) return { compiled, found: entry };
+      if (work?.tick()) work.overrun();
+    }
+    return { compiled, found: undefined };
   }
 
   #insert(doc: Document): Document {
@@ -264,6 +379,30 @@ export class EmbeddedCollection implements StoreCollection {
 
   #remove(key: string, doc: Document): void {
     this.#indexes.move(key, doc, undefined);
+    this.#forget(key, doc);
+  }
+
+  /** Removes the documents of `removed`, each from every index in one pass. */
+  #removeAll(removed: Entry[]): void {
+    this.#indexes.removeAll(removed);
+    for (const [key, doc] of removed) this.#forget(key, doc);
+  }
+
+  /**
+   * Removes the documents of `doomed` (matches as the operation found them) that are stored as
+   * they were, or that another caller wrote since and still match; returns how many.
+   */
+  #removeStill(doomed: Entry[], compiled: CompiledFilter): number {
+    const removed: Entry[] = [];
+    for (const [key, doc] of doomed) {
+      const current = this.#docs.get(key);
+      if (current === doc || (current !== undefined && compiled.test(current))) removed.push([key, current]);
+    }
+    this.#removeAll(removed);
+    return removed.length;
+  }
+
+  #forget(key: string, doc: Document): void {
     this.#docs.delete(key);
     this.#order.delete(key);
     this.#journal({ c: this.collectionName, remove: doc._id });
@@ -275,12 +414,16 @@ export class EmbeddedCollection implements StoreCollection {
 
   /**
    * The first `skip + limit` matches of a sorted find, walked from the ordered index of its first
-   * sort key: documents in sort order, tested one by one, stopping once enough matched (no full
-   * scan, no full sort). Ties on that key are ordered by the other keys, then insertion order,
-   * as the sort would. Undefined when no walk applies: no such index, a document holding an array
-   * there, no limit, or a pinned set of candidates small enough to sort outright.
+   * sort key (`sorted-walk.ts`): no full scan, no full sort. Undefined when no walk applies: no
+   * such index, a document holding an array there, no limit, or a pinned set of candidates small
+   * enough to sort outright.
    */
-  #walk(filter: Document, compiled: CompiledFilter, options: FindOptions): Document[] | undefined {
+  #walk(
+    filter: Document,
+    compiled: CompiledFilter,
+    options: FindOptions,
+    work: Work,
+  ): Promise<Document[]> | undefined {
     const { sort, limit } = options;
     const skip = options.skip ?? 0;
     if (!isPlainObject(sort) || compiled.near || typeof limit !== 'number' || limit <= 0) return undefined;
@@ -302,36 +445,16 @@ export class EmbeddedCollection implements StoreCollection {
         : narrowest.span[1] - narrowest.span[0] + narrowest.index.multikey.size,
     );
     if (fewest <= Math.max(SORT_OUTRIGHT_AT_MOST, 4 * need)) return undefined;
-    const rest = others.length > 0 ? Object.fromEntries(others) : undefined;
-    const { entries } = index;
-    const [from, to] = walkSpan(index, filter);
-    const out: Document[] = [];
-    const take = (start: number, end: number) => {
-      const group: Document[] = [];
-      for (let i = start; i < end; i++) {
-        const doc = this.#docs.get((entries[i] as IndexEntry).docKey);
-        if (doc !== undefined && compiled.test(doc)) group.push(doc);
-      }
-      out.push(...(rest !== undefined && group.length > 1 ? sortDocuments(group, rest) : group));
+    const walk = {
+      index,
+      span: walkSpan(index, filter),
+      direction,
+      need,
+      rest: others.length > 0 ? Object.fromEntries(others) : undefined,
+      docOf: (key: string) => this.#docs.get(key),
+      test: (doc: Document) => compiled.test(doc),
     };
-    const same = (i: number, j: number) =>
-      compareValues((entries[i] as IndexEntry).value, (entries[j] as IndexEntry).value) === 0;
-    if (direction === 1) {
-      for (let start = from; start < to && out.length < need; ) {
-        let end = start + 1;
-        while (end < to && same(end, start)) end++;
-        take(start, end);
-        start = end;
-      }
-    } else {
-      for (let end = to; end > from && out.length < need; ) {
-        let start = end - 1;
-        while (start > from && same(start - 1, end - 1)) start--;
-        take(start, end);
-        end = start;
-      }
-    }
-    return out.slice(0, need);
+    return walkSorted(walk, work);
   }
 
   find(filter: Document, options: FindOptions = {}): FindCursor {
@@ -341,29 +464,73 @@ export class EmbeddedCollection implements StoreCollection {
         const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
         const order = byId ? 'sortedById' : 'insertion';
         const exact = exactIdKeys(filter);
-        if (exact !== undefined) {
-          return readDocuments(
-            this.#byKeys(exact, order).map(([, doc]) => doc),
-            undefined,
-            options,
-          );
-        }
+        if (exact !== undefined) return this.#readByIds(exact, order, options);
+        const work = this.#work(options);
         const compiled = compileFilter(filter, this.#indexes);
-        const walked = this.#walk(filter, compiled, options);
-        if (walked !== undefined) return readDocuments(walked, undefined, { ...options, sort: undefined });
-        const matches = [...this.#matches(filter, compiled, order)].map(([, doc]) => doc);
-        return readDocuments(matches, compiled.near, options);
+        const walking = this.#walk(filter, compiled, options, work);
+        if (walking !== undefined) {
+          return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
+        }
+        // In natural order, a page ends the scan once it is full.
+        const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;
+        const matches: Document[] = [];
+        const scanning = this.#scanFilter(
+          filter,
+          order,
+          compiled,
+          work,
+          ([, doc]) => matches.push(doc) >= enough,
+        );
+        if (scanning) await scanning;
+        return readDocumentsInSlices(matches, compiled.near, options, work);
       },
     };
   }
 
-  async findOne(filter: Document, options: { projection?: Document } = {}): Promise<Document | null> {
-    const [doc] = await this.find(filter, { projection: options.projection, limit: 1 }).toArray();
+  /** The documents of the `_id`s `keys` (every one found matches), read as `options` ask. */
+  #readByIds(
+    keys: Set<string>,
+    order: CandidateOrder,
+    options: FindOptions,
+  ): Document[] | Promise<Document[]> {
+    const { found, sorts } = this.#found(keys, order);
+    if (!sorts && found.length <= READ_AT_ONCE) {
+      checkLimits(options, found.length);
+      return readDocuments(
+        found.map(([, doc]) => doc),
+        undefined,
+        options,
+      );
+    }
+    const work = this.#work(options);
+    work.examine(found.length);
+    const inOrder = sorts ? this.#inInsertionOrder(found, work) : found;
+    const read = (entries: Entry[]) =>
+      readDocumentsInSlices(
+        entries.map(([, doc]) => doc),
+        undefined,
+        options,
+        work,
+      );
+    return inOrder instanceof Promise ? inOrder.then(read) : read(inOrder);
+  }
+
+  async findOne(
+    filter: Document,
+    options: Pick<FindOptions, 'projection' | 'maxTimeMS' | 'maxExamined'> = {},
+  ): Promise<Document | null> {
+    const { projection, maxTimeMS, maxExamined } = options;
+    const [doc] = await this.find(filter, { projection, limit: 1, maxTimeMS, maxExamined }).toArray();
     return doc ?? null;
   }
 
-  async countDocuments(filter: Document): Promise<number> {
+  /**
+   * Counts the documents `filter` matches. An empty filter is answered from the collection's
+   * size: it examines no document.
+   */
+  async countDocuments(filter: Document, options: WorkLimits = {}): Promise<number> {
     this.#begin();
+    const work = this.#work(options);
     const compiled = compileFilter(filter, this.#indexes);
     if (compiled.near) {
       throw new EmbeddedDbError(
@@ -374,7 +541,11 @@ export class EmbeddedCollection implements StoreCollection {
     // An empty filter counts every document (the sweep above has removed the expired ones).
     if (Object.keys(filter).length === 0) return this.#docs.size;
     let count = 0;
-    for (const _ of this.#matches(filter, compiled, 'any')) count += 1;
+    const scanning = this.#scanFilter(filter, 'any', compiled, work, () => {
+      count += 1;
+      return false;
+    });
+    if (scanning) await scanning;
     return count;
   }
 
@@ -421,7 +592,7 @@ export class EmbeddedCollection implements StoreCollection {
   #findOneAndReplace(filter: Document, replacement: Document, options: ModifyOptions): Document | null {
     this.#begin();
     checkModifyOptions(options);
-    const { found } = this.#first(filter);
+    const { found } = this.#first(filter, options);
     if (!found) {
       if (!options.upsert) return null;
       const seedId = upsertSeed(filter)._id;
@@ -440,7 +611,7 @@ export class EmbeddedCollection implements StoreCollection {
     return this.#durably(() => {
       this.#begin();
       checkModifyOptions(options);
-      const outcome = this.#update(filter, update, options.upsert === true);
+      const outcome = this.#update(filter, update, options);
       const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
       return this.#returned(doc, options.projection);
     });
@@ -449,11 +620,11 @@ export class EmbeddedCollection implements StoreCollection {
   updateOne(
     filter: Document,
     update: Document,
-    options: { upsert?: boolean } = {},
+    options: { upsert?: boolean } & WorkLimits = {},
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
     return this.#durably(() => {
       this.#begin();
-      const { before, after, changed } = this.#update(filter, update, options.upsert === true);
+      const { before, after, changed } = this.#update(filter, update, options);
       return {
         matchedCount: before ? 1 : 0,
         modifiedCount: before && changed ? 1 : 0,
@@ -463,63 +634,114 @@ export class EmbeddedCollection implements StoreCollection {
   }
 
   /**
-   * Applies `update` to every document `filter` matches. Every new version is made before any is
-   * stored, so an update that fails on one document (`$inc` of a string) changes none.
+   * Applies `update` to every document `filter` matches, in slices. Every new version is made
+   * (from the documents as they were when the operation began) before any is stored, so an
+   * update that fails on one of them (`$inc` of a string) changes none; then each is stored
+   * whole. A document another caller wrote meanwhile is updated as it is now if it still matches
+   * (left out if not, or if it is gone). Past `maxTimeMS` while storing, or on a duplicate key,
+   * the documents already stored stay changed.
    */
   updateMany(
     filter: Document,
     update: Document,
+    options: WorkLimits = {},
   ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
-    return this.#durably(() => {
-      this.#begin();
+    return this.#durablyInSlices(options, async (work) => {
       validateUpdate(update);
       const compiled = compileFilter(filter, this.#indexes);
-      const matched = [...this.#matches(filter, compiled)];
-      const changes = matched.map(([key, before]) => {
-        const after = applyUpdate(before, update, compiled, false);
-        return { key, before, after, changed: !Buffer.from(bsonBytes(before)).equals(bsonBytes(after)) };
-      });
-      let modifiedCount = 0;
-      for (const { key, before, after, changed } of changes) {
-        if (!changed) continue;
-        this.#replace(key, before, after);
-        modifiedCount += 1;
+      const matched: Entry[] = [];
+      await this.#scanFilter(filter, 'insertion', compiled, work, (entry) => matched.push(entry) === 0);
+      // Updating documents costs far more than testing them: the clock is read after each batch.
+      const batches: Entry[][] = [];
+      for (let from = 0; from < matched.length; from += UPDATE_AT_ONCE) {
+        batches.push(matched.slice(from, from + UPDATE_AT_ONCE));
       }
-      return { matchedCount: matched.length, modifiedCount, upsertedCount: 0 };
+      const planned: PlannedUpdate[] = [];
+      const plan = (batch: Entry[]) => {
+        const afters = applyUpdateToAll(
+          batch.map(([, before]) => before),
+          update,
+          compiled,
+        );
+        for (const [i, [key, before]] of batch.entries())
+          planned.push({ key, before, after: afters[i] as Document });
+      };
+      await forEachInSlices(batches, work, plan, true);
+      let matchedCount = 0;
+      let modifiedCount = 0;
+      const store = (planned: PlannedUpdate) => {
+        const outcome = this.#updateAsPlanned(planned, update, compiled);
+        if (outcome !== 'gone') matchedCount += 1;
+        if (outcome === 'changed') modifiedCount += 1;
+      };
+      await forEachInSlices(planned, work, store, true);
+      return { matchedCount, modifiedCount, upsertedCount: 0 };
     });
   }
 
-  #update(filter: Document, update: Document, upsert: boolean) {
+  /** Stores one planned update: as planned, or redone on the document as it is now if another caller wrote it. */
+  #updateAsPlanned(
+    plan: PlannedUpdate,
+    update: Record<string, Document>,
+    compiled: CompiledFilter,
+  ): 'changed' | 'unchanged' | 'gone' {
+    let { before, after } = plan;
+    const current = this.#docs.get(plan.key);
+    if (current !== before) {
+      if (current === undefined || !compiled.test(current)) return 'gone';
+      before = current;
+      after = applyUpdate(current, update, compiled, false);
+    }
+    if (!changedBy(before, after)) return 'unchanged';
+    this.#replace(plan.key, before, after);
+    return 'changed';
+  }
+
+  #update(filter: Document, update: Document, options: { upsert?: boolean } & WorkLimits) {
     validateUpdate(update);
-    const { compiled, found } = this.#first(filter);
+    const { compiled, found } = this.#first(filter, options);
     if (!found) {
-      if (!upsert) return { before: undefined, after: undefined, changed: false };
+      if (options.upsert !== true) return { before: undefined, after: undefined, changed: false };
       const inserted = this.#insert(applyUpdate(withIdFirst(upsertSeed(filter)), update, compiled, true));
       return { before: undefined, after: inserted, changed: true };
     }
     const [key, before] = found;
     const after = applyUpdate(before, update, compiled, false);
-    const changed = !Buffer.from(bsonBytes(before)).equals(bsonBytes(after));
+    const changed = changedBy(before, after);
     if (changed) this.#replace(key, before, after);
     return { before, after: changed ? after : before, changed };
   }
 
-  deleteOne(filter: Document): Promise<{ deletedCount: number }> {
+  deleteOne(filter: Document, options: WorkLimits = {}): Promise<{ deletedCount: number }> {
     return this.#durably(() => {
       this.#begin();
-      const { found } = this.#first(filter);
+      const { found } = this.#first(filter, options);
       if (found) this.#remove(...found);
       return { deletedCount: found ? 1 : 0 };
     });
   }
 
-  deleteMany(filter: Document): Promise<{ deletedCount: number }> {
-    return this.#durably(() => {
-      this.#begin();
+  /**
+   * Removes every document `filter` matches, in slices: the matches are found first (as the
+   * collection was when the operation began), then removed {@link REMOVE_AT_ONCE} at a time, each
+   * batch whole (one journal record); a document another caller wrote meanwhile is removed only if
+   * it still matches. Past `maxTimeMS` while removing, the batches already removed stay removed.
+   */
+  deleteMany(filter: Document, options: WorkLimits = {}): Promise<{ deletedCount: number }> {
+    return this.#durablyInSlices(options, async (work) => {
       const compiled = compileFilter(filter, this.#indexes);
-      const doomed = [...this.#matches(filter, compiled)];
-      for (const [key, doc] of doomed) this.#remove(key, doc);
-      return { deletedCount: doomed.length };
+      const doomed: Entry[] = [];
+      await this.#scanFilter(filter, 'any', compiled, work, (entry) => doomed.push(entry) === 0);
+      const batches: Entry[][] = [];
+      for (let from = 0; from < doomed.length; from += REMOVE_AT_ONCE) {
+        batches.push(doomed.slice(from, from + REMOVE_AT_ONCE));
+      }
+      let deletedCount = 0;
+      const remove = (batch: Entry[]) => {
+        deletedCount += this.#removeStill(batch, compiled);
+      };
+      await forEachInSlices(batches, work, remove, true);
+      return { deletedCount };
     });
   }
 

@@ -1,16 +1,25 @@
 /**
  * Errors of the embedded engine, shaped like the driver's `MongoServerError`: a numeric
  * `code` and a `codeName` taken from MongoDB's own table, so callers handle both engines
- * with one check (`error.code === 11000`).
+ * with one check (`error.code === 11000`). One code is the engine's own (a limit MongoDB
+ * does not have): `ExceededExaminedLimit`.
  */
 
-/** MongoDB error codes the embedded engine raises, by MongoDB's code name. */
+/**
+ * The engine's own code for an operation past its `maxExamined`: outside MongoDB's table, whose
+ * named codes stay below 100,000 and whose assertion location ids (a ticket number times 100,
+ * plus a count) below 100,000,000, so no error of a real server is ever taken for it.
+ */
+const EXCEEDED_EXAMINED_LIMIT = 100_000_001;
+
+/** Error codes the embedded engine raises, by code name: MongoDB's, and one of its own. */
 export const EMBEDDED_ERROR_CODES = {
   BadValue: 2,
   PathNotViable: 28,
   FailedToParse: 9,
   IndexNotFound: 27,
   ConflictingUpdateOperators: 40,
+  MaxTimeMSExpired: 50,
   InvalidIdField: 53,
   ImmutableField: 66,
   InvalidOptions: 72,
@@ -21,6 +30,7 @@ export const EMBEDDED_ERROR_CODES = {
   NoQueryExecutionPlans: 291,
   DuplicateKey: 11000,
   InterruptedAtShutdown: 11600,
+  ExceededExaminedLimit: EXCEEDED_EXAMINED_LIMIT,
 } as const satisfies Record<string, number>;
 
 /** A MongoDB code name the embedded engine uses. */
@@ -35,7 +45,7 @@ export interface DuplicateKeyInfo {
 /** An error of the embedded engine: `code` and `codeName` as MongoDB would report them. */
 export class EmbeddedDbError extends Error {
   override readonly name = 'EmbeddedDbError';
-  /** MongoDB's numeric error code (11000 for a duplicate key). */
+  /** MongoDB's numeric error code (11000 for a duplicate key); the engine's own for `ExceededExaminedLimit`. */
   readonly code: number;
   /** MongoDB's name for `code`, e.g. `DuplicateKey`. */
   readonly codeName: EmbeddedErrorCodeName;
@@ -55,13 +65,18 @@ export class EmbeddedDbError extends Error {
   }
 }
 
+/** `error` as the engine reports it: its own errors as they are, any foreign one (mingo, bson, turf) as a `BadValue`. */
+export function toBadValue(what: string, error: unknown): EmbeddedDbError {
+  if (error instanceof EmbeddedDbError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new EmbeddedDbError('BadValue', `invalid ${what}: ${detail}`);
+}
+
 /** Runs `fn`, turning any foreign error (mingo, bson, turf) into a `BadValue` {@link EmbeddedDbError}. */
 export function asBadValue<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof EmbeddedDbError) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new EmbeddedDbError('BadValue', `invalid ${what}: ${detail}`);
+    throw toBadValue(what, error);
   }
 }

@@ -281,8 +281,19 @@ export class CollectionIndexes {
     }
     const seq = this.#seqOf(key);
     for (const index of this.#ordered.values()) {
-      if (before) index.remove(key, before, seq);
-      if (after) index.add(key, after, seq);
+      if (before && after) index.move(key, before, after, seq);
+      else if (before) index.remove(key, before, seq);
+      else if (after) index.add(key, after, seq);
     }
+  }
+
+  /** Removes the documents of `removed` from every index (as {@link move} to nothing does, in one pass per ordered index). */
+  removeAll(removed: ReadonlyArray<[key: string, doc: Document]>): void {
+    const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
+    for (const index of [...uniques, ...this.#fields.values()]) {
+      for (const [key, doc] of removed) index.remove(key, doc);
+    }
+    const sequenced = removed.map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+    for (const index of this.#ordered.values()) index.removeAll(sequenced);
   }
 }

@@ -30,6 +30,9 @@ export interface Range {
   readonly upper?: RangeEnd;
 }
 
+/** Removals past this many at once close up the entries in one pass rather than shifting them once each. */
+const REMOVE_ONE_BY_ONE_AT_MOST = 16;
+
 const compareEntries = (a: IndexEntry, b: IndexEntry): number =>
   compareValues(a.value, b.value) || a.seq - b.seq;
 
@@ -99,6 +102,55 @@ export class OrderedIndex {
     }
     const at = this.#positionOf(entry);
     if (this.#entries[at]?.docKey === docKey) this.#entries.splice(at, 1);
+  }
+
+  /**
+   * Moves `docKey` from its entry for `before` to one for `after`: in place when the value sorts
+   * the same (an update that leaves the field alone), so no entry shifts.
+   */
+  move(docKey: string, before: Document, after: Document, seq: number): void {
+    const old = this.#entryOf(docKey, before, seq);
+    const next = this.#entryOf(docKey, after, seq);
+    if (old !== undefined && next !== undefined && compareValues(old.value, next.value) === 0) {
+      const at = this.#positionOf(old);
+      if (this.#entries[at]?.docKey === docKey) {
+        this.#entries[at] = next;
+        return;
+      }
+    }
+    this.remove(docKey, before, seq);
+    this.add(docKey, after, seq);
+  }
+
+  /**
+   * Removes the documents of `removed`: one by one when they are few, otherwise found by binary
+   * search and closed up in one pass from the first of them, so no entry shifts twice.
+   */
+  removeAll(removed: ReadonlyArray<[docKey: string, doc: Document, seq: number]>): void {
+    if (removed.length <= REMOVE_ONE_BY_ONE_AT_MOST) {
+      for (const [docKey, doc, seq] of removed) this.remove(docKey, doc, seq);
+      return;
+    }
+    const positions: number[] = [];
+    for (const [docKey, doc, seq] of removed) {
+      const entry = this.#entryOf(docKey, doc, seq);
+      if (entry === undefined) {
+        this.#multikey.delete(docKey);
+        continue;
+      }
+      const at = this.#positionOf(entry);
+      if (this.#entries[at]?.docKey === docKey) positions.push(at);
+    }
+    if (positions.length === 0) return;
+    positions.sort((a, b) => a - b);
+    const entries = this.#entries;
+    let kept = positions[0] as number;
+    let next = 0;
+    for (let at = kept; at < entries.length; at++) {
+      if (at === positions[next]) next++;
+      else entries[kept++] = entries[at] as IndexEntry;
+    }
+    entries.length = kept;
   }
 
   /** The positions `[from, to)` of the entries within `range`. */

@@ -1,16 +1,19 @@
 /**
  * Sort, skip, limit and projection for `find` on the embedded engine: sorted in MongoDB's order
- * (`sort-documents.ts`), mingo's cursor only for a projection.
+ * (`sort-documents.ts`; in slices for a large match set, `sort-in-slices.ts`), mingo's cursor
+ * only for a projection.
  */
 
 import type { Document, FindOptions } from '@store/common';
 import { isPlainObject } from '@store/common';
 import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
-import { asBadValue, EmbeddedDbError } from './errors';
+import { asBadValue, EmbeddedDbError, toBadValue } from './errors';
 import { distanceToField } from './geo-operators';
 import { sortDocuments } from './sort-documents';
+import { SORT_AT_ONCE, sortDocumentsInSlices, sortInSlices } from './sort-in-slices';
 import { cloneValue, setOwn } from './values';
+import { forEachInSlices, type Work } from './work';
 
 function checkCount(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -100,6 +103,54 @@ function nearestFirst(docs: Document[], near: NonNullable<CompiledFilter['near']
     .map(({ doc }) => doc);
 }
 
+/** {@link nearestFirst} in slices. */
+async function nearestFirstInSlices(
+  docs: Document[],
+  near: NonNullable<CompiledFilter['near']>,
+  work: Work,
+): Promise<Document[]> {
+  if (docs.length <= SORT_AT_ONCE) return nearestFirst(docs, near);
+  const metres: number[] = [];
+  await forEachInSlices(docs, work, (doc) => metres.push(distanceToField(doc, near.field, near.point)));
+  const positions = Array.from({ length: docs.length }, (_, i) => i);
+  const sorted = await sortInSlices(positions, (a, b) => (metres[a] as number) - (metres[b] as number), work);
+  return sorted.map((i) => docs[i] as Document);
+}
+
+/** The options of a read, checked: BadValue for a sort, skip, limit or projection of the wrong shape. */
+interface ReadPlan {
+  sort: Record<string, 1 | -1> | undefined;
+  skip: number;
+  /** 0: no limit. */
+  limit: number;
+  projection: Document | undefined;
+}
+
+function readPlan(options: FindOptions): ReadPlan {
+  const sort = checkSort(options.sort);
+  const skip = checkCount('skip', options.skip) ?? 0;
+  const limit = Math.abs(checkCount('limit', options.limit) ?? 0);
+  if (skip < 0) throw new EmbeddedDbError('BadValue', 'skip must be non-negative');
+  if (options.projection !== undefined && !isPlainObject(options.projection)) {
+    throw new EmbeddedDbError('BadValue', 'projection must be an object');
+  }
+  const projection = options.projection;
+  const projects = projection !== undefined && Object.keys(projection).length > 0;
+  return { sort, skip, limit, projection: projects ? projection : undefined };
+}
+
+/** The page of `sorted` the plan asks for. */
+const pageOf = (sorted: Document[], plan: ReadPlan): Document[] =>
+  sorted.slice(plan.skip, plan.limit === 0 ? undefined : plan.skip + plan.limit);
+
+/** How many documents a sort must order for the plan's page (all of them without a limit). */
+const sortedCount = (plan: ReadPlan): number | undefined =>
+  plan.limit === 0 ? undefined : plan.skip + plan.limit;
+
+/** `page` as fresh copies, projected. */
+const copiesOf = (page: Document[], projection: Document | undefined): Document[] =>
+  projection ? projected(page, projection) : page.map(cloneValue);
+
 /**
  * The page of `matches` that `options` asks for, as fresh copies: an explicit sort wins,
  * otherwise a `$nearSphere` orders nearest first, otherwise natural (insertion) order.
@@ -109,22 +160,69 @@ export function readDocuments(
   near: CompiledFilter['near'],
   options: FindOptions,
 ): Document[] {
-  const sort = checkSort(options.sort);
-  const skip = checkCount('skip', options.skip) ?? 0;
-  const limit = checkCount('limit', options.limit) ?? 0;
-  if (skip < 0) throw new EmbeddedDbError('BadValue', 'skip must be non-negative');
-  if (options.projection !== undefined && !isPlainObject(options.projection)) {
-    throw new EmbeddedDbError('BadValue', 'projection must be an object');
-  }
-  const projection = options.projection;
+  const plan = readPlan(options);
   return asBadValue('find options', () => {
-    const sorted = sort
-      ? sortDocuments(matches, sort, limit === 0 ? undefined : skip + Math.abs(limit))
+    const sorted = plan.sort
+      ? sortDocuments(matches, plan.sort, sortedCount(plan))
       : near
         ? nearestFirst(matches, near)
         : matches;
-    const page = sorted.slice(skip, limit === 0 ? undefined : skip + Math.abs(limit));
-    const projects = projection !== undefined && Object.keys(projection).length > 0;
-    return projects ? projected(page, projection) : page.map(cloneValue);
+    return copiesOf(pageOf(sorted, plan), plan.projection);
   });
+}
+
+/**
+ * How many matches in natural order make the page `options` asks for, when nothing reorders
+ * them (no sort, no `$nearSphere`) and it has a limit: a scan may stop there. Undefined otherwise
+ * (options of the wrong shape included: the read refuses them).
+ */
+export function naturalPageEnd(options: FindOptions, near: CompiledFilter['near']): number | undefined {
+  const { sort, skip = 0, limit } = options;
+  if (near || typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit === 0) return undefined;
+  if (typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0) return undefined;
+  if (sort !== undefined && !(isPlainObject(sort) && Object.keys(sort).length === 0)) return undefined;
+  return skip + Math.abs(limit);
+}
+
+/** Documents copied (and projected) in one go. */
+const COPY_AT_ONCE = 256;
+
+/**
+ * {@link readDocuments} in slices of `work`: the sort, and the copies of a large page. A promise
+ * only for more than a few hundred matches: fewer are read at once.
+ */
+export function readDocumentsInSlices(
+  matches: Document[],
+  near: CompiledFilter['near'],
+  options: FindOptions,
+  work: Work,
+): Document[] | Promise<Document[]> {
+  if (matches.length <= COPY_AT_ONCE) return readDocuments(matches, near, options);
+  return readManyInSlices(matches, near, options, work);
+}
+
+async function readManyInSlices(
+  matches: Document[],
+  near: CompiledFilter['near'],
+  options: FindOptions,
+  work: Work,
+): Promise<Document[]> {
+  const plan = readPlan(options);
+  try {
+    const sorted = plan.sort
+      ? await sortDocumentsInSlices(matches, plan.sort, sortedCount(plan), work)
+      : near
+        ? await nearestFirstInSlices(matches, near, work)
+        : matches;
+    const page = pageOf(sorted, plan);
+    if (page.length <= COPY_AT_ONCE) return copiesOf(page, plan.projection);
+    const copies: Document[] = [];
+    for (let from = 0; from < page.length; from += COPY_AT_ONCE) {
+      for (const copy of copiesOf(page.slice(from, from + COPY_AT_ONCE), plan.projection)) copies.push(copy);
+      if (work.due()) await work.pause();
+    }
+    return copies;
+  } catch (error) {
+    throw toBadValue('find options', error);
+  }
 }

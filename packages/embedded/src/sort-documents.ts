@@ -12,7 +12,8 @@ import type { ArrayOrObject } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { compareValues, RANK, typeRank } from './bson-order';
 
-type Column = string[] | number[];
+/** The values of one sort field, all plain strings or all ordered numbers: compared natively. */
+export type Column = string[] | number[];
 
 const isOrderedNumber = (value: unknown): value is number =>
   typeof value === 'number' && !Number.isNaN(value);
@@ -21,38 +22,70 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 const isPlainString = (value: unknown): value is string =>
   typeof value === 'string' && !SURROGATE.test(value);
 
-/** The values of `field` in `docs` when all strings or all ordered numbers; otherwise undefined. */
-function columnOf(docs: readonly Document[], field: string): Column | undefined {
-  // A top-level field the document holds is read directly (mingo's resolve walks a path).
+/** The value a sort on `field` reads in `doc`: a top-level field it holds directly (mingo's resolve walks a path). */
+const fieldValue = (doc: Document, field: string, dotted: boolean): unknown =>
+  !dotted && Object.hasOwn(doc, field) ? doc[field] : resolve(doc as ArrayOrObject, field);
+
+/**
+ * The values of `field` in `docs` from position `from` on (at most `count` of them) appended to
+ * `column`, with how many of them are plain strings and ordered numbers added to `kinds`.
+ */
+export function readColumn(
+  docs: readonly Document[],
+  field: string,
+  from: number,
+  count: number,
+  column: unknown[],
+  kinds: { strings: number; numbers: number },
+): void {
   const dotted = field.includes('.');
-  const column: unknown[] = [];
-  let strings = 0;
-  let numbers = 0;
-  for (let i = 0; i < docs.length; i++) {
-    const doc = docs[i] as Document;
-    const value = !dotted && Object.hasOwn(doc, field) ? doc[field] : resolve(doc as ArrayOrObject, field);
-    if (isPlainString(value)) strings++;
-    else if (isOrderedNumber(value)) numbers++;
+  const end = Math.min(docs.length, from + count);
+  for (let i = from; i < end; i++) {
+    const value = fieldValue(docs[i] as Document, field, dotted);
+    if (isPlainString(value)) kinds.strings++;
+    else if (isOrderedNumber(value)) kinds.numbers++;
     column.push(value);
   }
-  if (strings === docs.length) return column as string[];
-  return numbers === docs.length ? (column as number[]) : undefined;
 }
 
-/** The `count` first positions in `order`, without sorting the rest: a sorted buffer, binary insertion. */
-function firstPositions(length: number, count: number, order: (a: number, b: number) => number): number[] {
-  const best: number[] = [];
-  for (let i = 0; i < length; i++) {
-    if (best.length === count && order(i, best[count - 1] as number) > 0) continue;
-    let [low, high] = [0, best.length];
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (order(best[middle] as number, i) < 0) low = middle + 1;
-      else high = middle;
-    }
-    best.splice(low, 0, i);
-    if (best.length > count) best.pop();
+/** `column` (the values of a field in `length` documents) when all plain strings or all ordered numbers. */
+export function nativeColumn(
+  column: unknown[],
+  length: number,
+  kinds: { strings: number; numbers: number },
+): Column | undefined {
+  if (kinds.strings === length) return column as string[];
+  return kinds.numbers === length ? (column as number[]) : undefined;
+}
+
+/** The values of `field` in `docs` when all strings or all ordered numbers; otherwise undefined. */
+function columnOf(docs: readonly Document[], field: string): Column | undefined {
+  const column: unknown[] = [];
+  const kinds = { strings: 0, numbers: 0 };
+  readColumn(docs, field, 0, docs.length, column, kinds);
+  return nativeColumn(column, docs.length, kinds);
+}
+
+/** How two positions of the documents sorted compare (never 0 for two positions: ties keep their order). */
+export type PositionOrder = (a: number, b: number) => number;
+
+/** Adds position `i` to `best`, the `count` first positions in `order` so far (a sorted buffer, binary insertion). */
+export function keepIfAmongFirst(best: number[], i: number, count: number, order: PositionOrder): void {
+  if (best.length === count && order(i, best[count - 1] as number) > 0) return;
+  let [low, high] = [0, best.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (order(best[middle] as number, i) < 0) low = middle + 1;
+    else high = middle;
   }
+  best.splice(low, 0, i);
+  if (best.length > count) best.pop();
+}
+
+/** The `count` first positions in `order`, without sorting the rest. */
+function firstPositions(length: number, count: number, order: PositionOrder): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < length; i++) keepIfAmongFirst(best, i, count, order);
   return best;
 }
 
@@ -119,6 +152,10 @@ function sortKey(doc: Document, segments: readonly string[], direction: 1 | -1):
 /** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
 const SELECT_AT_MOST = 256;
 
+/** Whether the first `count` of `length` documents are selected (top-k) rather than all sorted. */
+export const selectsFirst = (length: number, count: number | undefined): count is number =>
+  count !== undefined && count <= SELECT_AT_MOST && count < length / 4;
+
 /**
  * The keys of one sort field for `docs`, computed when first compared: a field whose values are
  * not all plain strings or all ordered numbers is compared in BSON order, and in a top-k most
@@ -147,11 +184,30 @@ export function sortDocuments(
   sort: Readonly<Record<string, 1 | -1>>,
   count?: number,
 ): Document[] {
-  const compares: Array<(a: number, b: number) => number> = [];
-  const columns: Array<Column | undefined> = [];
-  for (const [field, direction] of Object.entries(sort)) {
-    const column = columnOf(docs, field);
-    columns.push(column);
+  const columns = Object.keys(sort).map((field) => columnOf(docs, field));
+  const order = positionOrder(docs, sort, columns);
+  const first = columns[0];
+  const positions = selectsFirst(docs.length, count)
+    ? firstPositions(docs.length, count, order)
+    : ((first && distinctStringOrder(first, Object.values(sort)[0] as number)) ??
+      docs.map((_, i) => i).sort(order));
+  const sorted: Document[] = [];
+  for (const i of positions) sorted.push(docs[i] as Document);
+  return sorted;
+}
+
+/**
+ * How two positions of `docs` compare under `sort`, given each sort field's native column
+ * (`undefined` where the field is compared in BSON order): ties broken by position.
+ */
+export function positionOrder(
+  docs: readonly Document[],
+  sort: Readonly<Record<string, 1 | -1>>,
+  columns: ReadonlyArray<Column | undefined>,
+): PositionOrder {
+  const compares: PositionOrder[] = [];
+  for (const [at, [field, direction]] of Object.entries(sort).entries()) {
+    const column = columns[at];
     if (column) {
       compares.push((a, b) => {
         const x = column[a] as string | number;
@@ -163,20 +219,11 @@ export function sortDocuments(
       compares.push((a, b) => compareKeys(key(a), key(b)) * direction);
     }
   }
-  const order = (a: number, b: number): number => {
+  return (a, b) => {
     for (const compare of compares) {
       const sign = compare(a, b);
       if (sign !== 0) return sign;
     }
     return a - b;
   };
-  const selects = count !== undefined && count <= SELECT_AT_MOST && count < docs.length / 4;
-  const first = columns[0];
-  const positions = selects
-    ? firstPositions(docs.length, count, order)
-    : ((first && distinctStringOrder(first, Object.values(sort)[0] as number)) ??
-      docs.map((_, i) => i).sort(order));
-  const sorted: Document[] = [];
-  for (const i of positions) sorted.push(docs[i] as Document);
-  return sorted;
 }

@@ -8,7 +8,7 @@ const header = (description: string, schema: JsonObject = { type: 'string' }) =>
 
 export const HEADERS: JsonObject = {
   ETag: header(
-    'Strong (`"<revision>:<hash>"`) for one document, weak (`W/"<hash>"`) for a list. Send it back in `If-None-Match` (304 when unchanged) or, for one document, in `If-Match` (a write only if unchanged).',
+    'A hash of the answer the caller receives: strong (`"<hash>"`) for one document, weak (`W/"<hash>"`) for a list. Send it back in `If-None-Match` (304 when unchanged) or, for one document, in `If-Match` (a write only if the caller would still see the same document).',
   ),
   Location: header('The new document (not on a bulk create): `<baseUrl or mount path>/<resource>/<id>`.'),
   XTotalCount: header('With `$total=1`: how many documents the whole filter matches.', {
@@ -46,7 +46,7 @@ export const HEADER_PARAMETERS: JsonObject = {
     name: 'If-Match',
     in: 'header',
     description:
-      'Lost-update protection: the write happens only if the document still has the revision of one of these tags (or `*`: any); else 412 and nothing changes.',
+      'Lost-update protection: the write happens only if the document, as the caller would see it, still has one of these tags (or `*`: any); else 412 and nothing changes.',
     schema: { type: 'string' },
   },
   LastEventId: {

@@ -61,7 +61,10 @@ const PROBLEM_RESPONSES = {
     'No document has the id (or it does not match the filters, or the caller may not see it).',
   ],
   409: ['Conflict', 'The `_id` (or a unique key) is taken.'],
-  412: ['PreconditionFailed', '`If-Match` names a revision the document no longer has (nothing changed).'],
+  412: [
+    'PreconditionFailed',
+    '`If-Match` names a tag the document, as the caller sees it, no longer has (nothing changed).',
+  ],
   413: ['ContentTooLarge', 'The body exceeds `bodyLimit`.'],
   415: ['UnsupportedMediaType', 'The body is not JSON.'],
 } as const satisfies Record<number, readonly [string, string]>;

@@ -22,6 +22,8 @@ export interface SecretKind {
    * sending (`{}`: any; `null`: none, e.g. a poll link, whose poll token the asker needs).
    */
   extendable: AuthDocument | null;
+  /** More update operators for the secret a request past the quota extends (never `$set`). */
+  onExtend?: AuthDocument;
 }
 
 /** What a request did: sent a new secret, or (mail quota spent) extended the newest live one. */
@@ -80,7 +82,7 @@ export async function issueSecret(
     const extended =
       kind.extendable === null
         ? false
-        : await extendNewest(collection, email, kind.extendable, now, expiresAt);
+        : await extendNewest(collection, email, kind.extendable, now, expiresAt, kind.onExtend);
     if (!extended) throw limits.refusal;
     return { sent: false, expiresAt };
   }

@@ -1,15 +1,25 @@
+import { codeBrowserHash } from '../code-browser';
 import type { AuthDeps } from '../deps';
 import { normalizeEmail } from '../email';
 import type { AuthRequest } from '../options';
-import { generateCode } from '../secrets';
+import { generateCode, TOKEN_PATTERN } from '../secrets';
 import { issueSecret } from './issue-secret';
 import { codeHash, codeStrategy } from './strategies';
 
-/** Input of {@link requestCode}: the parsed JSON body's `email` (unchecked) and the request. */
+/**
+ * Input of {@link requestCode}: the parsed JSON body's `email` (unchecked) and the request;
+ * `browser`, the id of the browser that asks (its `store_code_browser` cookie, a `generateToken()`
+ * value; anything else counts as none): the code's link then signs that browser in with one
+ * click, and asks any other browser to confirm (see `openCodeLink`).
+ */
 export interface RequestCodeInput {
   email: unknown;
   request?: AuthRequest;
+  browser?: string | null;
 }
+
+/** Browsers remembered per code: a request past the quota adds its browser to the code it extends. */
+const MAX_BROWSERS = 5;
 
 /**
  * Answer of a request for a code or link: the same whether or not a user has the address.
@@ -29,7 +39,11 @@ export interface SentResult {
 export async function requestCode(deps: AuthDeps, input: RequestCodeInput): Promise<SentResult> {
   const strategy = codeStrategy(deps);
   const email = normalizeEmail(input.email);
-  const { baseUrl } = deps.options;
+  const { baseUrl, secret } = deps.options;
+  const browser =
+    typeof input.browser === 'string' && TOKEN_PATTERN.test(input.browser)
+      ? [codeBrowserHash(secret, input.browser)]
+      : [];
   const { sent, expiresAt } = await issueSecret(
     deps,
     {
@@ -38,8 +52,10 @@ export async function requestCode(deps: AuthDeps, input: RequestCodeInput): Prom
       hash: (code) => codeHash(deps, email, code),
       url: (code) =>
         baseUrl === null ? '' : `${baseUrl}/auth/magic-code/${encodeURIComponent(email)}/${code}`,
-      extra: {},
+      extra: { browsers: browser },
       extendable: {},
+      onExtend:
+        browser.length === 0 ? {} : { $push: { browsers: { $each: browser, $slice: -MAX_BROWSERS } } },
     },
     email,
     input.request,

@@ -1,5 +1,5 @@
 import { addressKey } from '@store/core';
-import type { AuthCollection } from '../db';
+import type { AuthCollection, AuthDocument } from '../db';
 import type { AuthDeps } from '../deps';
 import { ensureAuthIndexes } from '../deps';
 import { normalizeEmail } from '../email';
@@ -37,16 +37,20 @@ async function countMiss(
   }
 }
 
+/** A code found by its hash: the live record, and the address and code as normalized. */
+export interface FoundCode {
+  email: string;
+  code: string;
+  record: AuthDocument;
+}
+
 /**
- * `GET /auth/magic-code/:email/:token` and `POST /auth/magic-code/verify` `{ email, code }`:
- * signs in with a code. -> 200 `{ token, user, expiresAt }` (a session). A wrong guess is
- * charged to the guessing client (`maxAttempts` per address within a code's lifetime, then 429
- * `too_many_requests` without looking at the code) and to the address's active codes (dead after
- * `maxGuesses` from all clients), so one stranger's junk guesses do not kill the owner's code.
- * Throws 400 `invalid_email`; 401 `invalid_code` (wrong, unknown or dead code); 429; 410
- * `token_expired`; 409 `already_used`; 404 `user_not_found`; a `doVerify`/`doRetrieve` abort.
+ * Finds the code a client sent, charging a wrong guess to the guessing client (`maxAttempts` per
+ * address within a code's lifetime, then 429 `too_many_requests` without looking at the code) and
+ * to the address's active codes (dead after `maxGuesses` from all clients), so one stranger's junk
+ * guesses do not kill the owner's code. Throws 400 `invalid_email`; 401 `invalid_code`; 429.
  */
-export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promise<AuthSession> {
+export async function findCode(deps: AuthDeps, input: VerifyCodeInput): Promise<FoundCode> {
   const strategy = codeStrategy(deps);
   const email = normalizeEmail(input.email);
   await ensureAuthIndexes(deps);
@@ -67,14 +71,39 @@ export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promis
   }
   // Not a wrong guess: only misses are charged to the client.
   await guess.release();
+  return { email, code, record };
+}
+
+/**
+ * Uses a found code: usable (else 409 `already_used`, 410 `token_expired`, 401 for a dead code),
+ * `doVerify` / `doRetrieve` pass, one atomic claim, the user created if missing (else 404
+ * `user_not_found`): a new session.
+ */
+export async function signInWithCode(
+  deps: AuthDeps,
+  found: FoundCode,
+  request: AuthRequest | undefined,
+): Promise<AuthSession> {
+  const strategy = codeStrategy(deps);
   const user = await verifySecret(deps, {
     strategy,
-    collection,
-    record,
-    token: code,
-    request: input.request,
+    collection: deps.db.collection(strategy.collection),
+    record: found.record,
+    token: found.code,
+    request,
     hooks: [strategy.doVerify, strategy.doRetrieve],
     claimFilter: { attempts: { $lt: strategy.maxGuesses } },
   });
   return createSession(deps, user);
+}
+
+/**
+ * `POST /auth/magic-code/verify` `{ email, code }` (and the code link of an API client, or
+ * confirmed on its page): signs in with a code. -> 200 `{ token, user, expiresAt }` (a session).
+ * A wrong guess is charged as {@link findCode} says. Throws 400 `invalid_email`; 401
+ * `invalid_code` (wrong, unknown or dead code); 429; 410 `token_expired`; 409 `already_used`; 404
+ * `user_not_found`; a `doVerify`/`doRetrieve` abort.
+ */
+export async function verifyCode(deps: AuthDeps, input: VerifyCodeInput): Promise<AuthSession> {
+  return signInWithCode(deps, await findCode(deps, input), input.request);
 }

@@ -21,11 +21,21 @@ function quality(accept: string, type: string): number {
   return best;
 }
 
-/** Whether the client prefers JSON to HTML (`Accept: application/json`); browsers get HTML. */
-function wantsJson(ctx: AuthRouteContext): boolean {
+function acceptOf(ctx: AuthRouteContext): string {
   const raw = ctx.request.headers.accept;
-  const accept = (Array.isArray(raw) ? raw.join(',') : raw) ?? '';
+  return (Array.isArray(raw) ? raw.join(',') : raw) ?? '';
+}
+
+/** Whether the client prefers JSON to HTML (`Accept: application/json`); browsers get HTML. */
+export function wantsJson(ctx: AuthRouteContext): boolean {
+  const accept = acceptOf(ctx);
   return quality(accept, 'application/json') > quality(accept, 'text/html');
+}
+
+/** Whether the client prefers HTML to JSON: a browser opening a page (`Accept: text/html,...`). */
+export function wantsHtml(ctx: AuthRouteContext): boolean {
+  const accept = acceptOf(ctx);
+  return quality(accept, 'text/html') > quality(accept, 'application/json');
 }
 
 /** A redirect: 302 after a GET, 303 after a POST (the browser then GETs the target). */

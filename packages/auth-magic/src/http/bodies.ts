@@ -1,4 +1,4 @@
-import type { Document } from '@store/common';
+import { type Document, isPlainObject } from '@store/common';
 import { parseJsonBody, receiveBody } from '@store/core';
 import { AuthError } from '../errors';
 import type { AuthRouteContext } from './context';
@@ -41,5 +41,25 @@ export async function readApprovalBody(ctx: AuthRouteContext): Promise<void> {
   throw new AuthError(
     'unsupported_media_type',
     `The approval takes an empty body or a form post; got content-type ${JSON.stringify(type)}.`,
+  );
+}
+
+/**
+ * One field of a form post (`application/x-www-form-urlencoded`, or a form the host framework
+ * already parsed), as the code link's confirmation page sends it: `null` when the body is empty
+ * or lacks it. Another media type with a body is a 415; past the limit a 413.
+ */
+export async function readFormField(ctx: AuthRouteContext, name: string): Promise<string | null> {
+  const type = contentType(ctx);
+  const received = await receiveBody(ctx.request, limit(ctx));
+  if (received.kind === 'parsed') {
+    const value = isPlainObject(received.value) ? received.value[name] : undefined;
+    return typeof value === 'string' ? value : null;
+  }
+  if (type === 'application/x-www-form-urlencoded') return new URLSearchParams(received.text).get(name);
+  if (received.text.trim() === '') return null;
+  throw new AuthError(
+    'unsupported_media_type',
+    `This takes the form post of the confirmation page; got content-type ${JSON.stringify(type ?? null)}.`,
   );
 }

@@ -3,6 +3,7 @@
  * scheme, and helpers the path descriptions (`openapi.ts`) share. `Problem` and the `Problem`
  * response are the store's own (`@store/core` describes them).
  */
+import { CODE_BROWSER_COOKIE } from '../code-browser';
 import { SESSION_COOKIE } from '../sessions';
 
 type Json = Record<string, unknown>;
@@ -23,6 +24,13 @@ export const AUTH_COMPONENTS = {
           type: 'boolean',
           description: '`true`: sign in this device once the link is approved on another.',
         },
+      },
+    },
+    'auth.CodeConfirmation': {
+      type: 'object',
+      required: ['confirm'],
+      properties: {
+        confirm: { type: 'string', description: 'The proof the confirmation page of the link embeds.' },
       },
     },
     'auth.CodeVerification': {
@@ -67,6 +75,7 @@ export const AUTH_COMPONENTS = {
       required: ['status'],
       properties: {
         status: { type: 'string', enum: ['pending', 'approved', 'confirm'] },
+        email: { ...email, description: 'The account a code link signs in to, once confirmed.' },
         requestedAt: date,
         ip: { type: ['string', 'null'] },
         userAgent: { type: ['string', 'null'] },
@@ -79,6 +88,10 @@ export const AUTH_COMPONENTS = {
       schema: { type: 'string' },
     },
     'auth.RetryAfter': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 0 } },
+    'auth.SetBrowserCookie': {
+      description: `The \`${CODE_BROWSER_COOKIE}\` cookie marking the browser that asked (HttpOnly, SameSite=Lax, under the code routes, for a code's lifetime; Secure over https): the code's link signs this browser in without a confirmation.`,
+      schema: { type: 'string' },
+    },
   },
   securitySchemes: {
     sessionCookie: {

@@ -49,8 +49,26 @@ const headLink = (operationId: string) => ({
   responses: { 204: { description: 'Nothing read, nothing changed.' } },
 });
 
+const REQUEST_CODE = requestSecret('auth.requestCode', 'Mail a sign-in code', 'CodeRequest');
+
+/** The 403 of a sign-out a form of another site could have sent. */
+const CROSS_SITE_SIGN_OUT = problemOf(
+  '`custom_header_required`: sent without `Content-Type: application/json`, an `X-Requested-With` / `X-Store-*` header or a bearer token, as a form of another site could have sent it.',
+);
+
 const MAGIC_CODE = {
-  '/magic-code': { post: requestSecret('auth.requestCode', 'Mail a sign-in code', 'CodeRequest') },
+  '/magic-code': {
+    post: {
+      ...REQUEST_CODE,
+      responses: {
+        ...REQUEST_CODE.responses,
+        202: {
+          ...REQUEST_CODE.responses[202],
+          headers: { 'Set-Cookie': { $ref: '#/components/headers/auth.SetBrowserCookie' } },
+        },
+      },
+    },
+  },
   '/magic-code/verify': {
     post: {
       tags: TAGS,
@@ -69,10 +87,49 @@ const MAGIC_CODE = {
       tags: TAGS,
       operationId: 'auth.openCodeLink',
       summary: 'Sign in with the code link of a mail',
+      description:
+        'Signs in the browser that asked for the code (its `store_code_browser` cookie) and API clients (no `Accept: text/html` first, no `Sec-Fetch-Site` other than `same-origin`). Any other browser changes nothing: the confirmation page naming the account (or, asked for JSON, `{ status: "confirm", email }`), whose button POSTs to this URL.',
       responses: {
-        200: SESSION_ANSWER,
+        200: {
+          ...SESSION_ANSWER,
+          description: 'Signed in, or the confirmation the browser must give first.',
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  { $ref: '#/components/schemas/auth.Session' },
+                  { $ref: '#/components/schemas/auth.Status' },
+                ],
+              },
+            },
+            'text/html': { schema: { type: 'string' } },
+          },
+        },
         302: REDIRECT('To `magicCode.redirectSuccess` (cookie set), or to the page named for a refusal.'),
         401: problemOf('`invalid_code`.'),
+        ...SECRET_REFUSALS,
+      },
+    },
+    post: {
+      tags: TAGS,
+      operationId: 'auth.confirmCodeLink',
+      summary: "Sign in with a code link (its confirmation page's button)",
+      description:
+        'Takes only the form post of the confirmation page, in the browser that was shown it. API clients use `POST /auth/magic-code/verify`.',
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: { $ref: '#/components/schemas/auth.CodeConfirmation' },
+          },
+        },
+      },
+      responses: {
+        200: SESSION_ANSWER,
+        303: REDIRECT('To `magicCode.redirectSuccess` (cookie set), or to the page named for a refusal.'),
+        401: problemOf('`invalid_code`.'),
+        403: problemOf('`confirmation_required`: not the confirmation page of this browser.'),
+        415: problemOf('`unsupported_media_type`.'),
         ...SECRET_REFUSALS,
       },
     },
@@ -154,6 +211,7 @@ const ALWAYS = {
       security: [{}, ...SESSION_SECURITY],
       responses: {
         204: { description: 'Revoked (if there was one), cookie cleared; its event streams end.' },
+        403: CROSS_SITE_SIGN_OUT,
         default: OTHER_ERRORS,
       },
     },
@@ -169,6 +227,7 @@ const ALWAYS = {
       responses: {
         204: { description: 'Every session revoked, cookie cleared.' },
         401: problemOf('`unauthorized`: no live session.'),
+        403: CROSS_SITE_SIGN_OUT,
         default: OTHER_ERRORS,
       },
     },

@@ -2,6 +2,7 @@ import { AuthError } from '../errors';
 import type { ResolvedAuthOptions } from '../resolved-options';
 import type { AuthRoute } from './context';
 import { approveLinkRoute } from './routes/approve-link';
+import { confirmCodeLinkRoute } from './routes/confirm-code-link';
 import { headLinkRoute } from './routes/head-link';
 import { logoutRoute } from './routes/logout';
 import { logoutEverywhereRoute } from './routes/logout-everywhere';
@@ -27,7 +28,7 @@ const AUTH_ROUTES: readonly AuthPath[] = [
   {
     path: ['magic-code', ':email', ':token'],
     strategy: 'magicCode',
-    methods: { GET: openCodeLinkRoute, HEAD: headLinkRoute },
+    methods: { GET: openCodeLinkRoute, HEAD: headLinkRoute, POST: confirmCodeLinkRoute },
   },
   { path: ['magic-link'], strategy: 'magicLink', methods: { POST: requestLinkRoute } },
   {

@@ -1,4 +1,4 @@
-/** The `cors` option: off, any origin, or a list of origins (docs/rest-api.md#cors). */
+/** The `cors` option: off, any origin, a list of origins, or a function of the origin (docs/rest-api.md#cors). */
 import { checkBoolean, invalidOption, isPlainObject } from '@store/common';
 import type { CorsConfig } from '../model/config';
 import type { ResolvedCors } from '../model/options';
@@ -16,6 +16,7 @@ export function resolveCors(value: unknown): ResolvedCors | undefined {
   if (unknown !== undefined) invalidOption('cors', `unknown key "${unknown}" (known: origins, credentials)`);
   const withCredentials = checkBoolean(credentials ?? false, 'cors.credentials');
   if (origins === '*') return { origins: '*', credentials: withCredentials };
+  if (typeof origins === 'function') return { origins, credentials: withCredentials };
   if (
     !Array.isArray(origins) ||
     origins.length === 0 ||
@@ -23,7 +24,7 @@ export function resolveCors(value: unknown): ResolvedCors | undefined {
   ) {
     invalidOption(
       'cors',
-      'origins must be "*" or a non-empty list of origins such as "https://app.example.com"',
+      'origins must be "*", a non-empty list of origins such as "https://app.example.com", or a function (origin) => boolean',
     );
   }
   return { origins: new Set(origins), credentials: withCredentials };

@@ -15,8 +15,10 @@ import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginStoreInput } from '../model/plugin';
 import type { StoreDescription } from '../model/store-description';
 import { databaseNameOf } from '../storage/open-storage';
+import { resolveBudgets } from './budgets-option';
 import { parseByteSize } from './byte-size';
 import { resolveCors } from './cors-option';
+import { resolveRateLimit } from './rate-limit-option';
 import { resolveRealtime } from './realtime-option';
 import { resolveRelationOptions } from './relation-options';
 import {
@@ -44,8 +46,10 @@ const STORE_OPTIONS = [
   'realtime',
   'bodyLimit',
   'maxTimeMS',
+  'budgets',
   'timestamps',
   'trustedProxies',
+  'rateLimit',
   'populate',
   'secret',
   'plugins',
@@ -125,7 +129,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const bodyLimit = parseByteSize(config.bodyLimit ?? '1mb');
   if (bodyLimit === undefined)
     invalidOption('bodyLimit', 'expected a number of bytes or a size such as "1mb"');
-  const maxTimeMS = checkInteger(config.maxTimeMS ?? 5000, 'maxTimeMS', 1);
+  const { budgets, maxTimeMS } = resolveBudgets(config.budgets, config.maxTimeMS, bodyLimit);
   const defaultAccessConfig = config.defaultAccess ?? 'public';
   const defaultAccess = resolveAccess(defaultAccessConfig, 'defaultAccess', DEFAULT_OWNER_FIELD);
   const plugins = checkPlugins(config.plugins ?? []);
@@ -174,8 +178,10 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     bodyLimit,
     realtime: resolveRealtime(config.realtime, bodyLimit),
     maxTimeMS,
+    budgets,
     timestamps,
     trustedProxies,
+    rateLimit: resolveRateLimit(config.rateLimit),
     logger,
     plugins: active,
     internalCollections,

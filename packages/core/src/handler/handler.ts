@@ -1,14 +1,20 @@
 import { authorize, isOpenAccess } from '../access/grant';
 import { createContext } from '../access/request-context';
 import { resolveStoreOptions } from '../config/options';
+import { clientKeyOf } from '../http/client-key';
 import { answerPreflight, isPreflight, withCorsHeaders } from '../http/cors';
 import { withEtag } from '../http/etag';
 import { QueryCache } from '../http/query-cache';
+import { type RateLimitCharge, RateLimiter, rateLimitClass, withRateLimitHeaders } from '../http/rate-limit';
 import { renderError } from '../http/render-error';
 import { respond } from '../http/respond';
 import type { StoreConfig } from '../model/config';
+import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
+import type { PluginInstance } from '../model/plugin';
+import { answerSerializer } from '../read/answer-bytes';
+import { withBudgets } from '../read/request-budgets';
 import { ChangeFeed } from '../realtime/change-feed';
 import { realtimeSeam } from '../realtime/realtime-seam';
 import { openEventStream, wantsEvents } from '../realtime/subscribe';
@@ -24,21 +30,65 @@ async function answerResource(
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
   queries: QueryCache,
+  /** The session the rate limit already looked up (`undefined`: not looked up yet). */
+  found?: RequestSession | null,
 ): Promise<StoreResponse | null> {
   const match = matchRoute(request.path, options);
   if (!match) return null;
   try {
     const route = routeFor(match.kind, request.method);
     const started = await storage.current();
-    const session = await findSession(request, started);
-    const base = createContext(request, options, started.db, match, queries.of(request), session);
+    const session = found === undefined ? await findSession(request, started) : found;
+    const base = await withBudgets(
+      createContext(request, options, started.db, match, queries.of(request), session),
+    );
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
     const result = await route(ctx);
-    return withEtag(request, respond(result), result.revision);
+    return withEtag(request, respond(result, answerSerializer(ctx)), result.revision !== undefined);
   } catch (error) {
     return renderError(error, options.logger);
   }
+}
+
+/** What the rate limit made of a request before any route ran. */
+interface Limited {
+  readonly charge: RateLimitCharge;
+  /** The session the client was counted by (`null`: counted by its address). */
+  readonly session: RequestSession | null;
+  /** The answer instead of the route's: the 429, or why the session could not be looked up. */
+  readonly answer: StoreResponse | undefined;
+}
+
+/**
+ * Counts a request of the store (resource or plugin route) in its client's bucket, before it
+ * reaches a resource or a plugin: only the session lookup, which names the client, comes first.
+ * `undefined` when the path is not the store's, or its class is not counted.
+ */
+async function limit(
+  request: StoreRequest,
+  plugin: PluginInstance | undefined,
+  options: ResolvedStoreOptions,
+  storage: StorageHandle,
+  feed: ChangeFeed | undefined,
+  limiter: RateLimiter,
+): Promise<Limited | undefined> {
+  const match = plugin === undefined ? matchRoute(request.path, options) : undefined;
+  if (plugin === undefined && match === undefined) return undefined;
+  const opensStream = feed !== undefined && match !== undefined && wantsEvents(request, match);
+  const kind = rateLimitClass(request, opensStream);
+  if (kind === undefined || !limiter.limits(kind)) return undefined;
+  let session: RequestSession | null = null;
+  let failure: unknown;
+  try {
+    session = await findSession(request, await storage.current());
+  } catch (error) {
+    failure = error;
+  }
+  const charge = limiter.charge(kind, clientKeyOf(request, session, options.trustedProxies));
+  if (charge === undefined) return undefined;
+  const error = charge.refused ?? failure;
+  return { charge, session, answer: error === undefined ? undefined : renderError(error, options.logger) };
 }
 
 /**
@@ -51,6 +101,7 @@ async function answer(
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
   queries: QueryCache,
+  limiter: RateLimiter | undefined,
 ): Promise<StoreResponse | null> {
   const plugin = pluginFor(request.path, options);
   const { cors } = options;
@@ -63,12 +114,15 @@ async function answer(
       return renderError(error, options.logger);
     }
   }
+  const limited = limiter && (await limit(request, plugin, options, storage, feed, limiter));
   const answered =
-    plugin === undefined
-      ? await answerResource(request, options, storage, feed, queries)
-      : await answerPlugin(request, plugin, options, storage, queries);
+    limited?.answer ??
+    (plugin === undefined
+      ? await answerResource(request, options, storage, feed, queries, limited?.session)
+      : await answerPlugin(request, plugin, options, storage, queries));
   if (answered === null) return null;
-  const response = cors === undefined ? answered : withCorsHeaders(request, answered, cors);
+  const counted = limited === undefined ? answered : withRateLimitHeaders(answered, limited.charge);
+  const response = cors === undefined ? counted : withCorsHeaders(request, counted, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.
   return request.method.toUpperCase() === 'HEAD'
     ? { status: response.status, headers: response.headers }
@@ -100,6 +154,8 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
     return Promise.all([feed?.close(), storage.close()]).then(() => undefined);
   };
   const queries = new QueryCache({ defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
-  const handler = (request: StoreRequest) => answer(request, options, storage, feed, queries);
+  // Rate-limit buckets live in this handler's memory: each process counts on its own.
+  const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
+  const handler = (request: StoreRequest) => answer(request, options, storage, feed, queries, limiter);
   return Object.assign(handler, { ready, close });
 }

@@ -12,7 +12,15 @@ import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedCors } from '../model/options';
 
 /** Headers a client reads, exposed to scripts of another origin. */
-const EXPOSED_HEADERS = ['X-Total-Count', 'Link', 'ETag', 'Location', 'Retry-After'].join(', ');
+const EXPOSED_HEADERS = [
+  'X-Total-Count',
+  'Link',
+  'ETag',
+  'Location',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+].join(', ');
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].join(', ');
 /** How long a browser may keep a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
@@ -31,11 +39,24 @@ export function isPreflight(request: StoreRequest): boolean {
   );
 }
 
+/**
+ * Whether `origin` may call: any, one of the list, or one the function answers `true` for (a
+ * function that throws allows nothing: the answer must not turn into a 500 after a write).
+ */
+function allows(cors: ResolvedCors, origin: string): boolean {
+  if (cors.origins === '*') return true;
+  if (typeof cors.origins !== 'function') return cors.origins.has(origin);
+  try {
+    return cors.origins(origin) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The CORS headers of an answer to `origin`, or none when it is not allowed. */
 function originHeaders(origin: string | undefined, cors: ResolvedCors): Record<string, string> | undefined {
-  if (origin === undefined) return undefined;
+  if (origin === undefined || !allows(cors, origin)) return undefined;
   const any = cors.origins === '*';
-  if (!any && !(cors.origins as ReadonlySet<string>).has(origin)) return undefined;
   // `*` cannot carry credentials: then the origin is echoed, and the answer varies with it.
   const echo = !any || cors.credentials;
   return {

@@ -1,22 +1,25 @@
 /**
- * Entity tags. An answer about one document (a `GET`, and the answer of
- * the write that made it) carries a strong `ETag`, `"<revision>:<hash of the answer>"`: it
- * changes with every write to the document (a new revision, `write/revision.ts`) and with what
- * the client sees of it (`$select`, hidden fields, `afterRead`); `If-Match` on a write compares
- * the revision part (`write/conditional.ts`). A list's `ETag` is weak (`W/`), a hash of its bytes.
- * A `GET` whose `If-None-Match` names the current tag answers 304 without a body.
+ * Entity tags, derived from the answer alone. An answer about one document (a `GET`, and the
+ * answer of the write that made it) carries a strong `ETag`, `"<hash of the answer's bytes>"`; a
+ * list's is weak (`W/"<hash>"`). A tag is a function of what the reader receives and of nothing
+ * else: it changes when the answer does (a write the reader can see, `$select`, hidden fields,
+ * `afterRead`), and it stays when a write leaves the answer as it was (another document, another
+ * user's, a hidden field): it carries no counter or revision, so it tells nobody how many writes
+ * happened. `If-Match` compares it with the tag of the document's current answer
+ * (`write/conditional.ts`). A `GET` whose `If-None-Match` names the current tag answers 304
+ * without a body.
  */
 import { hash } from 'node:crypto';
 import type { StoreRequest, StoreResponse } from '../model/http';
 
-/** The hash part of a tag: of the answer's bytes. */
-export function answerDigest(body: string): string {
+/** The hash of an answer's bytes: what a tag is made of. */
+function answerDigest(body: string): string {
   return hash('sha1', body, 'base64url');
 }
 
-function tagOf(body: string, revision: string | undefined): string {
-  const digest = answerDigest(body);
-  return revision === undefined ? `W/"${digest}"` : `"${revision}:${digest}"`;
+/** The strong tag of an answer about one document whose body is `body`. */
+export function strongTag(body: string): string {
+  return `"${answerDigest(body)}"`;
 }
 
 /** The entity tags a conditional header (`If-None-Match`, `If-Match`) lists, or `undefined` without it. */
@@ -33,19 +36,16 @@ function matches(header: string | string[] | undefined, tag: string): boolean {
 }
 
 /**
- * `response` with its `ETag`: strong when it shows the document at `revision`, weak for a
- * `GET` of anything else; a `GET` (or `HEAD`) whose `If-None-Match` names it answers 304.
+ * `response` with its `ETag`: strong when it shows one document (`strong`), weak for a `GET` of
+ * anything else (a write answering something else gets none); a `GET` (or `HEAD`) whose
+ * `If-None-Match` names it answers 304.
  */
-export function withEtag(
-  request: StoreRequest,
-  response: StoreResponse,
-  revision: string | undefined,
-): StoreResponse {
+export function withEtag(request: StoreRequest, response: StoreResponse, strong = false): StoreResponse {
   if ((response.status !== 200 && response.status !== 201) || response.body === undefined) return response;
   const method = request.method.toUpperCase();
   const read = method === 'GET' || method === 'HEAD';
-  if (!read && revision === undefined) return response;
-  const etag = tagOf(response.body, revision);
+  if (!read && !strong) return response;
+  const etag = strong ? strongTag(response.body) : `W/"${answerDigest(response.body)}"`;
   if (read && matches(request.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
   // The answer's headers are its own (built by `respond`): added to, not copied per request.
   response.headers.etag = etag;

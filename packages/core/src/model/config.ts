@@ -183,16 +183,85 @@ export interface RealtimeConfig {
   maxQueuedBytes?: number | string;
 }
 
+/** A budget given per request: called once per request with its context (a signed-in admin can get more). */
+export type BudgetFunction = (ctx: HookContext) => number | Promise<number>;
+
+/**
+ * What one request may cost (`budgets`); each a positive integer, or a {@link BudgetFunction}
+ * whose result is checked the same way.
+ */
+export interface BudgetsConfig {
+  /**
+   * Most documents one database operation of a request may examine (tested against its filter)
+   * on the embedded engine; past it: 422 `budget_exceeded`. MongoDB has no such limit (only
+   * `timeMS` and `answerBytes` apply there).
+   * @default 1000000
+   */
+  examined?: number | BudgetFunction;
+  /**
+   * Time limit, in ms, of each database operation of a request, on both engines (`maxTimeMS`);
+   * past it: 503 `query_timeout`.
+   * @default the top-level `maxTimeMS` (5000); setting both is refused
+   */
+  timeMS?: number | BudgetFunction;
+  /**
+   * Most bytes of the JSON answer of a read (`GET`, `HEAD`; relations included): bytes or a
+   * size such as `"16mb"`, at least `bodyLimit`; past it: 422 `budget_exceeded`.
+   * @default sixteen times `bodyLimit` ("16mb")
+   */
+  answerBytes?: number | string | BudgetFunction;
+}
+
 /** Cross-origin access (`cors`): which origins may call the store from a browser. */
 export interface CorsConfig {
-  /** Allowed origins (`https://app.example.com`), or `"*"` for any. */
-  origins: readonly string[] | '*';
+  /**
+   * Allowed origins (`https://app.example.com`), `"*"` for any, or a function answering whether
+   * an origin (the request's `Origin` header, such as `http://localhost:5173`) may call: only
+   * `true` allows it, and one that throws allows nothing.
+   */
+  origins: readonly string[] | '*' | ((origin: string) => boolean);
   /**
    * Whether cookies and credentials go along (`Access-Control-Allow-Credentials`); the origin
    * is then echoed instead of `*`.
    * @default false
    */
   credentials?: boolean;
+}
+
+/** One class of `rateLimit`: a bucket of `limit` requests, refilled at `limit` per `windowSeconds`. */
+export interface RateLimitPolicyConfig {
+  /** Requests a client may send at once (the bucket's size), and per window. */
+  limit?: number;
+  /** Seconds in which an empty bucket fills again (tokens come back one by one, evenly). */
+  windowSeconds?: number;
+}
+
+/**
+ * `rateLimit`: token buckets per client (its session, else its address through
+ * `trustedProxies`), one per class of request; a class set to `false` is not limited.
+ */
+export interface RateLimitConfig {
+  /**
+   * `GET` and `HEAD` (an event stream's opening counts under `streams` instead).
+   * @default { limit: 1000, windowSeconds: 60 }
+   */
+  reads?: RateLimitPolicyConfig | false;
+  /**
+   * `POST`, `PUT`, `PATCH`, `DELETE` (and any other method but a CORS preflight).
+   * @default { limit: 300, windowSeconds: 60 }
+   */
+  writes?: RateLimitPolicyConfig | false;
+  /**
+   * Openings of change-event streams (`GET /<res>` with `Accept: text/event-stream`).
+   * @default { limit: 60, windowSeconds: 60 }
+   */
+  streams?: RateLimitPolicyConfig | false;
+  /**
+   * Clients whose buckets each class keeps in memory; past it the least recently seen client's
+   * bucket is dropped (it starts full if that client comes back).
+   * @default 10000
+   */
+  maxClients?: number;
 }
 
 /** The configuration of a store: what `createStore(config)` takes. */
@@ -211,7 +280,8 @@ export interface StoreConfig {
    */
   data?: string;
   /**
-   * CORS for the store's routes: `true` for any origin, or `{ origins, credentials }`.
+   * CORS for the store's routes: `true` for any origin, or `{ origins, credentials }` (`origins`: a
+   * list, `"*"`, or a function of the origin).
    * Preflights are answered, answers carry `Access-Control-Allow-Origin` and expose
    * `X-Total-Count`, `Link`, `ETag`, `Location`, `Retry-After`.
    * @default false (no CORS headers; a preflight is not answered as one)
@@ -250,7 +320,7 @@ export interface StoreConfig {
   maxLimit?: number;
   /**
    * Most documents one bulk request handles: items of a `POST` array, and documents a bulk
-   * `PATCH` / `DELETE` reads when hooks or a `schema` need each one (past it: 400 `too_many_items`).
+   * `PATCH` / `DELETE` by filter matches (past it: 400 `too_many_items`, before any write).
    * @default 1000
    */
   maxBulk?: number;
@@ -266,11 +336,17 @@ export interface StoreConfig {
    */
   bodyLimit?: number | string;
   /**
-   * Time limit of every query the store sends to MongoDB; past it the answer is 503
-   * `query_timeout`. The embedded engine never waits, so it does not apply there.
+   * Time limit of every query the store sends: the default of `budgets.timeMS` (set one of
+   * them, not both), and the limit of the queries no request makes (plugins, start-up).
    * @default 5000
    */
   maxTimeMS?: number;
+  /**
+   * What one request may cost: documents examined per operation (embedded engine), time per
+   * operation, bytes of a read's answer; each a number or a function of the request.
+   * @default { examined: 1000000, timeMS: maxTimeMS (5000), answerBytes: sixteen times bodyLimit ("16mb") }
+   */
+  budgets?: BudgetsConfig;
   /**
    * Store `createdAt` / `updatedAt` Dates on every resource (a resource can override it).
    * @default false
@@ -297,12 +373,20 @@ export interface StoreConfig {
    * Reverse proxies whose `X-Forwarded-For` the store believes: IP addresses or CIDR ranges,
    * IPv4 or IPv6 (`["10.0.0.0/8", "::1"]`). When a request comes from one of them, its client is
    * the rightmost address of `X-Forwarded-For` that is not a trusted proxy; from anyone else the
-   * header is ignored. Limits per client (stream caps, sign-in send limits) count by this address
-   * when the client is not signed in. Leave it empty when the framework already resolves the
-   * address (Express's `trust proxy`, Koa's `app.proxy`).
+   * header is ignored. Limits per client (rate limits, stream caps, sign-in send limits) count by
+   * this address when the client is not signed in. Leave it empty when the framework already
+   * resolves the address (Express's `trust proxy`, Koa's `app.proxy`).
    * @default []
    */
   trustedProxies?: readonly string[];
+  /**
+   * Rate limits per client for every route of the store (resources, plugin routes, event
+   * streams), kept in memory per process: `true` or `{}` for the defaults of each class, or
+   * `{ reads, writes, streams, maxClients }`. Past a bucket: 429 `rate_limited` with
+   * `Retry-After`; every answer of a limited route carries `RateLimit-Policy` and `RateLimit`.
+   * @default undefined: off (the `store serve` command turns it on with the defaults)
+   */
+  rateLimit?: boolean | RateLimitConfig;
   /**
    * Receives the causes of 500 answers and warnings.
    * @default console

@@ -18,6 +18,16 @@ export interface AccessGrant {
   readonly bound: Readonly<Record<string, unknown>>;
 }
 
+/** One request's budgets: `budgets` with its functions called once, for this request. */
+export interface RequestBudgets {
+  /** Most documents one database operation may examine (the embedded engine's `maxExamined`). */
+  readonly examined: number;
+  /** Time limit of each database operation, in ms (`maxTimeMS`). */
+  readonly timeMS: number;
+  /** Most bytes of a read's JSON answer. */
+  readonly answerBytes: number;
+}
+
 /**
  * Everything one request carries through the handler. Access rules, hooks and sessions
  * plug in here: they read `request`, `resource`, `query` and `flags`, and use `db`.
@@ -54,6 +64,12 @@ export interface RequestContext {
    * filter the request brings); open until the handler evaluated the rule.
    */
   readonly access: AccessGrant;
+  /**
+   * The request's budgets, set by the handler on every request it routes (with `db` and
+   * `collection` then carrying them on every database call); absent on contexts no client
+   * request made.
+   */
+  readonly budgets?: RequestBudgets;
 }
 
 /** What a route answers, before serialization. */

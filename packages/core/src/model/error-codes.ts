@@ -13,6 +13,11 @@ export const ERROR_CODES = defineErrorCodes({
   filter_required: 400,
   /** A bulk request past `maxBulk` documents. */
   too_many_items: 400,
+  /**
+   * A request past one of its budgets (`budgets.examined`, `budgets.answerBytes`): the problem
+   * names it (`budget`) and its value (`limit`).
+   */
+  budget_exceeded: 422,
   /** No session where one is needed. */
   unauthorized: 401,
   /** Refused by an access rule. */
@@ -24,7 +29,7 @@ export const ERROR_CODES = defineErrorCodes({
   method_not_allowed: 405,
   /** A taken `_id` or unique key. */
   conflict: 409,
-  /** `If-Match` names a revision the document no longer has (or it is gone). */
+  /** `If-Match` names a tag the document, as the caller sees it, no longer has (or it is gone). */
   precondition_failed: 412,
   /** A body past `bodyLimit`. */
   payload_too_large: 413,
@@ -41,7 +46,12 @@ export const ERROR_CODES = defineErrorCodes({
    * whole share (with `Retry-After`).
    */
   too_many_streams: 429,
-  /** A query ran past `maxTimeMS` on MongoDB. */
+  /**
+   * A client spent its `rateLimit` bucket of this class of request (with `Retry-After`,
+   * `RateLimit-Policy` and `RateLimit`).
+   */
+  rate_limited: 429,
+  /** A database operation ran past its time budget (`budgets.timeMS`, `maxTimeMS`), on either engine. */
   query_timeout: 503,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */
   invalid_config: 500,

@@ -1,6 +1,6 @@
 /** The store's options once resolved: defaults applied, every value checked. Types only. */
 import type { ResolvedPopulateOptions } from '@store/populate';
-import type { StoreDbOption } from './config';
+import type { BudgetFunction, StoreDbOption } from './config';
 import type { HookContext } from './hooks';
 import type { StoreLogger } from './http';
 import type { PluginInstance, StorePlugin } from './plugin';
@@ -8,8 +8,8 @@ import type { ResolvedAccess, ResolvedResource } from './resource';
 
 /** `cors` resolved: which origins, and whether cookies and credentials go along. */
 export interface ResolvedCors {
-  /** `*`: any origin. */
-  readonly origins: '*' | ReadonlySet<string>;
+  /** `*`: any origin; a function: the origins it answers `true` for. */
+  readonly origins: '*' | ReadonlySet<string> | ((origin: string) => boolean);
   readonly credentials: boolean;
 }
 
@@ -46,6 +46,28 @@ export interface ResolvedRealtime {
   readonly maxQueuedBytes: number;
 }
 
+/** One class of `rateLimit` resolved: a bucket of `limit` tokens, refilled at `limit` per `windowSeconds`. */
+export interface ResolvedRateLimitPolicy {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+/** `rateLimit` resolved: the policy of each class (`undefined`: that class is not limited). */
+export interface ResolvedRateLimit {
+  readonly reads: ResolvedRateLimitPolicy | undefined;
+  readonly writes: ResolvedRateLimitPolicy | undefined;
+  readonly streams: ResolvedRateLimitPolicy | undefined;
+  /** Clients whose buckets each class keeps (the least recently seen go first past it). */
+  readonly maxClients: number;
+}
+
+/** `budgets` resolved: each a checked number, or a function called once per request. */
+export interface ResolvedBudgets {
+  readonly examined: number | BudgetFunction;
+  readonly timeMS: number | BudgetFunction;
+  readonly answerBytes: number | BudgetFunction;
+}
+
 /** `trustedProxies` resolved: which peers may say, in `X-Forwarded-For`, whom they forward for. */
 export interface TrustedProxies {
   /** The addresses and CIDR ranges as configured. */
@@ -73,10 +95,15 @@ export interface ResolvedStoreOptions {
   readonly bodyLimit: number;
   /** Change-event streams, unless `realtime: false`. */
   readonly realtime: ResolvedRealtime | undefined;
+  /** The time limit of queries no request makes (plugins, start-up): `maxTimeMS`, else a number `budgets.timeMS`. */
   readonly maxTimeMS: number;
+  /** What one request may cost; the functions are called once per request. */
+  readonly budgets: ResolvedBudgets;
   readonly timestamps: boolean;
   /** The proxies whose `X-Forwarded-For` is believed (see `clientAddress`). */
   readonly trustedProxies: TrustedProxies;
+  /** Rate limits per client, when on. */
+  readonly rateLimit: ResolvedRateLimit | undefined;
   readonly logger: StoreLogger;
   /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
   readonly populate: ResolvedPopulateOptions<HookContext>;

@@ -1,8 +1,10 @@
 /**
  * A MongoDB driver `Db` as the store talks to it: every value sent is built
- * with the driver's own `bson`, every query carries `maxTimeMS`, and the driver's failures that
- * mean "not now" answer 503 (`query_timeout`, `database_unavailable` with `Retry-After`). The
- * state of the connection is logged once per change.
+ * with the driver's own `bson`, every query carries `maxTimeMS` (the request's time budget when
+ * the call gives one, else the store's; a `maxExamined` is dropped: MongoDB has no such limit),
+ * and the driver's failures that mean "not now" answer 503 (`query_timeout`,
+ * `database_unavailable` with `Retry-After`). The state of the connection is logged once per
+ * change.
  */
 import type {
   Document,
@@ -12,13 +14,26 @@ import type {
   ModifyOptions,
   StoreCollection,
   StoreDb,
+  TimeLimit,
 } from '@store/common';
 import { storeError } from '../model/error-codes';
 import type { StoreLogger } from '../model/http';
 import { driverBsonOf, toDriverBson } from './driver-bson';
 
-/** MongoDB's code for a query past its `maxTimeMS`. */
-const MAX_TIME_MS_EXPIRED = 50;
+/** MongoDB's code for a query past its `maxTimeMS` (the embedded engine's too). */
+export const MAX_TIME_MS_EXPIRED = 50;
+
+/** The 503 of an operation past its time limit of `ms`, on either engine. */
+export function queryTimeout(ms: number, cause: unknown) {
+  return storeError(
+    'query_timeout',
+    `The query ran longer than ${ms} ms (budgets.timeMS); narrow it and try again.`,
+    { cause, extensions: { budget: 'timeMS', limit: ms } },
+  );
+}
+
+/** The options of one call as the store may give them: its time budget, and the embedded engine's `maxExamined`. */
+type CallLimits = TimeLimit & { readonly maxExamined?: number };
 
 /** Seconds a client is told to wait while the database cannot be reached. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -126,13 +141,21 @@ export interface DriverDbSettings {
 export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
   const bson = driverBsonOf(db);
   const send = <T>(value: T): T => (bson === undefined ? value : toDriverBson(value, bson));
-  const { maxTimeMS, availability } = settings;
+  const { availability } = settings;
+
+  /** `options` as the driver takes them: the call's `maxTimeMS`, else the store's; no `maxExamined`. */
+  function timed<T extends CallLimits>(
+    options: T | undefined,
+  ): Omit<T, 'maxExamined'> & { maxTimeMS: number } {
+    const { maxExamined: _dropped, ...rest } = options ?? ({} as T);
+    return { ...rest, maxTimeMS: rest.maxTimeMS ?? settings.maxTimeMS };
+  }
 
   /** Set after a server selection failure: the next call connects the client again first. */
   let reconnect = false;
 
-  /** Runs one driver call, turning "not now" failures into 503s. */
-  async function guard<T>(call: () => Promise<T>): Promise<T> {
+  /** Runs one driver call limited to `maxTimeMS` ms, turning "not now" failures into 503s. */
+  async function guard<T>(maxTimeMS: number, call: () => Promise<T>): Promise<T> {
     try {
       if (reconnect) {
         await db.client?.connect?.();
@@ -143,13 +166,7 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
       return result;
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === MAX_TIME_MS_EXPIRED) {
-        throw storeError(
-          'query_timeout',
-          `The query ran longer than ${maxTimeMS} ms; narrow it and try again.`,
-          {
-            cause: error,
-          },
-        );
+        throw queryTimeout(maxTimeMS, error);
       }
       if (isUnreachable(error)) {
         if ((error as Error).name === SERVER_SELECTION_FAILED) reconnect = true;
@@ -161,6 +178,18 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
     }
   }
 
+  /** Runs `call` with `options` as the driver takes them ({@link timed}), guarded. */
+  function limited<O extends CallLimits, T>(
+    options: O | undefined,
+    call: (sent: Omit<O, 'maxExamined'> & { maxTimeMS: number }) => Promise<T>,
+  ): Promise<T> {
+    const sent = timed(options);
+    return guard(sent.maxTimeMS, () => call(sent));
+  }
+
+  /** A call that takes no time limit (inserts, index management), guarded. */
+  const plain = <T>(call: () => Promise<T>) => guard(settings.maxTimeMS, call);
+
   const collections = new Map<string, StoreCollection>();
 
   function wrap(name: string): StoreCollection {
@@ -168,24 +197,25 @@ export function driverDb(db: DriverDb, settings: DriverDbSettings): StoreDb {
     return {
       collectionName: raw.collectionName,
       find: (filter: Document, options: FindOptions = {}) => ({
-        toArray: () => guard(() => raw.find(send(filter), { ...options, maxTimeMS }).toArray()),
+        toArray: () => limited(options, (sent) => raw.find(send(filter), sent).toArray()),
       }),
-      findOne: (filter, options = {}) => guard(() => raw.findOne(send(filter), { ...options, maxTimeMS })),
-      countDocuments: (filter) => guard(() => raw.countDocuments(send(filter), { maxTimeMS })),
-      insertOne: (doc) => guard(() => raw.insertOne(send(doc))),
-      insertMany: (docs) => guard(() => raw.insertMany(docs.map((doc) => send(doc)))),
+      findOne: (filter, options) => limited(options, (sent) => raw.findOne(send(filter), sent)),
+      countDocuments: (filter, options) => limited(options, (sent) => raw.countDocuments(send(filter), sent)),
+      insertOne: (doc) => plain(() => raw.insertOne(send(doc))),
+      insertMany: (docs) => plain(() => raw.insertMany(docs.map((doc) => send(doc)))),
       findOneAndReplace: (filter, replacement, options: ModifyOptions) =>
-        guard(() => raw.findOneAndReplace(send(filter), send(replacement), { ...options, maxTimeMS })),
+        limited(options, (sent) => raw.findOneAndReplace(send(filter), send(replacement), sent)),
       findOneAndUpdate: (filter, update, options: ModifyOptions) =>
-        guard(() => raw.findOneAndUpdate(send(filter), send(update), { ...options, maxTimeMS })),
-      updateOne: (filter, update, options = {}) =>
-        guard(() => raw.updateOne(send(filter), send(update), { ...options, maxTimeMS })),
-      updateMany: (filter, update) => guard(() => raw.updateMany(send(filter), send(update), { maxTimeMS })),
-      deleteOne: (filter) => guard(() => raw.deleteOne(send(filter), { maxTimeMS })),
-      deleteMany: (filter) => guard(() => raw.deleteMany(send(filter), { maxTimeMS })),
-      createIndex: (spec: IndexSpec, options?: IndexOptions) => guard(() => raw.createIndex(spec, options)),
-      listIndexes: () => ({ toArray: () => guard(() => raw.listIndexes().toArray()) }),
-      dropIndex: (indexName) => guard(() => raw.dropIndex(indexName)),
+        limited(options, (sent) => raw.findOneAndUpdate(send(filter), send(update), sent)),
+      updateOne: (filter, update, options) =>
+        limited(options, (sent) => raw.updateOne(send(filter), send(update), sent)),
+      updateMany: (filter, update, options) =>
+        limited(options, (sent) => raw.updateMany(send(filter), send(update), sent)),
+      deleteOne: (filter, options) => limited(options, (sent) => raw.deleteOne(send(filter), sent)),
+      deleteMany: (filter, options) => limited(options, (sent) => raw.deleteMany(send(filter), sent)),
+      createIndex: (spec: IndexSpec, options?: IndexOptions) => plain(() => raw.createIndex(spec, options)),
+      listIndexes: () => ({ toArray: () => plain(() => raw.listIndexes().toArray()) }),
+      dropIndex: (indexName) => plain(() => raw.dropIndex(indexName)),
     };
   }
 

@@ -13,6 +13,7 @@ import { sanitizeDocument } from '../http/body-rules';
 import type { RequestContext, RouteResult } from '../model/context';
 import { storeError } from '../model/error-codes';
 import { newRevision, REVISION_FIELD } from '../model/revision';
+import { withoutBudgets } from '../read/request-budgets';
 import { idForNewDocument } from './body-id';
 import { forItem, itemError } from './bulk-scope';
 import { newDocument, prepareNewDocument } from './new-document';
@@ -79,12 +80,15 @@ async function insertAll(ctx: RequestContext, documents: Document[]): Promise<vo
       _id: { $in: inserted.map((document) => document._id) },
       [REVISION_FIELD]: { $in: inserted.map((document) => document[REVISION_FIELD]) },
     };
-    await ctx.collection.deleteMany(ours).catch((cause: unknown) => {
-      ctx.options.logger.error(
-        `[@store/core] a bulk create on "${ctx.resource.name}" failed and ${inserted.length} of its documents could not be withdrawn`,
-        cause,
-      );
-    });
+    // Whatever the request's budgets left: all or none must hold.
+    await withoutBudgets(ctx.collection)
+      .deleteMany(ours)
+      .catch((cause: unknown) => {
+        ctx.options.logger.error(
+          `[@store/core] a bulk create on "${ctx.resource.name}" failed and ${inserted.length} of its documents could not be withdrawn`,
+          cause,
+        );
+      });
     const duplicate = (error as { code?: unknown } | null)?.code === 11000;
     if (duplicate && index !== undefined) throw taken(index, 'its _id or a unique field is taken.');
     throw error;

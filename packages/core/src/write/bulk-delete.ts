@@ -1,6 +1,7 @@
 /**
  * `DELETE /<res>?<filter>`: deletes every document the filter matches
- * inside the access rule (under `softDelete`, sets their `deletedAt`), answering `{ deleted }`.
+ * inside the access rule (under `softDelete`, sets their `deletedAt`), answering `{ deleted }`;
+ * at most `maxBulk` of them, else 400 `too_many_items` before any write.
  * With `beforeDelete` or `afterDelete`, the documents are read first (at most `maxBulk`): each
  * goes to `beforeDelete` before any is deleted (one refusal refuses the request, naming the
  * document), and each deleted one to `afterDelete`.
@@ -11,7 +12,8 @@ import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
 import { withoutRevision } from '../model/revision';
-import { bulkFilter, forDocument, readAffected } from './bulk-scope';
+import { withoutBudgets } from '../read/request-budgets';
+import { bulkFilter, cappedFilter, forDocument, readAffected } from './bulk-scope';
 import { removeMatching } from './delete';
 
 /** `DELETE /<res>?<filter>`: 200 `{ deleted }`. */
@@ -19,7 +21,8 @@ export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> 
   const filter = bulkFilter(ctx);
   const { beforeDelete, afterDelete } = ctx.resource.hooks;
   if (beforeDelete === undefined && afterDelete === undefined) {
-    return { status: 200, data: { deleted: await removeMatching(ctx, filter, true) } };
+    const capped = await cappedFilter(ctx, filter);
+    return { status: 200, data: { deleted: capped === null ? 0 : await removeMatching(ctx, capped, true) } };
   }
   const stored = await readAffected(ctx, filter);
   const documents = stored.map(withoutRevision);
@@ -30,11 +33,14 @@ export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> 
   const ids = stored.map((document) => document._id);
   const deleted = await removeMatching(ctx, andFilters(filter, { _id: { $in: ids } }), true);
   if (afterDelete !== undefined) {
-    // Those still there were not deleted (another request changed them in between).
+    // Those still there were not deleted (another request changed them in between); read
+    // whatever the budgets left: the deletion is done.
     const left =
       deleted === ids.length
         ? []
-        : await ctx.collection.find(andFilters(filter, { _id: { $in: ids } })).toArray();
+        : await withoutBudgets(ctx.collection)
+            .find(andFilters(filter, { _id: { $in: ids } }))
+            .toArray();
     const kept = new Set(left.map((document) => idToString(document._id)));
     for (const document of documents) {
       if (kept.has(idToString(document._id))) continue;

@@ -1,9 +1,10 @@
 /**
  * What bulk requests share: the filter of a `PATCH /<res>` or
- * `DELETE /<res>`, the bound on how many documents one reads, and errors that name the item.
+ * `DELETE /<res>`, the bound on how many documents one changes (`maxBulk`), and errors that name
+ * the item.
  */
 import { type Document, idToString, isStoreError, StoreError } from '@store/common';
-import { requestFilter } from '../access/filters';
+import { andFilters, requestFilter } from '../access/filters';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 
@@ -47,20 +48,38 @@ export function bulkFilter(ctx: RequestContext): Document {
   return requestFilter(ctx);
 }
 
+/** The 400 of a bulk change whose filter matches more than `maxBulk` documents. */
+function tooMany(ctx: RequestContext) {
+  const { maxBulk } = ctx.options;
+  return storeError(
+    'too_many_items',
+    `More than ${maxBulk} documents match; ${ctx.method} /${ctx.resource.name} changes at most ${maxBulk} ` +
+      '(maxBulk) in one request, and changed none: narrow the filter.',
+  );
+}
+
 /**
  * The documents a bulk change reads to hand to hooks or check against `schema`: at most
  * `maxBulk`, else 400 `too_many_items` before anything changes.
  */
 export async function readAffected(ctx: RequestContext, filter: Document): Promise<Document[]> {
-  const { maxBulk } = ctx.options;
-  const documents = await ctx.collection.find(filter, { limit: maxBulk + 1 }).toArray();
-  if (documents.length > maxBulk) {
-    throw storeError(
-      'too_many_items',
-      `More than ${maxBulk} (maxBulk) documents match, and each must be read (hooks or a schema); narrow the filter.`,
-    );
-  }
+  const documents = await ctx.collection.find(filter, { limit: ctx.options.maxBulk + 1 }).toArray();
+  if (documents.length > ctx.options.maxBulk) throw tooMany(ctx);
   return documents;
+}
+
+/**
+ * The filter a bulk change by filter writes with: `filter` narrowed to the `_id`s it matches now,
+ * at most `maxBulk` of them (read with a limit of `maxBulk + 1`), else 400 `too_many_items` before
+ * any write. Documents that come to match later (a concurrent create) are left out, so the
+ * change never passes `maxBulk`; `null` when nothing matches.
+ */
+export async function cappedFilter(ctx: RequestContext, filter: Document): Promise<Document | null> {
+  const { maxBulk } = ctx.options;
+  const found = await ctx.collection.find(filter, { projection: { _id: 1 }, limit: maxBulk + 1 }).toArray();
+  if (found.length > maxBulk) throw tooMany(ctx);
+  if (found.length === 0) return null;
+  return andFilters(filter, { _id: { $in: found.map((document) => document._id) } });
 }
 
 /** `error` about one item of a bulk request: its detail starts with `label`, its problem carries `extension`. */

@@ -1,6 +1,7 @@
 /**
  * `PATCH /<res>?<filter>`: `$set`s the body on every document the filter
- * matches inside the access rule, answering `{ matched, modified }`. The body is a PATCH body
+ * matches inside the access rule (at most `maxBulk`: past it 400 `too_many_items` before any
+ * write), answering `{ matched, modified }`. The body is a PATCH body
  * (top-level and dotted keys, after `beforeWrite` with `previous: null`; protected, owner and
  * managed fields refused, 403). A document is modified when one of the fields the body sets has
  * another value: only those get the new values, `updatedAt` and a new revision, as MongoDB's own
@@ -16,7 +17,8 @@ import { isMergePatch, parseJsonBody } from '../http/parse-body';
 import type { RequestContext, RouteResult } from '../model/context';
 import { storeError } from '../model/error-codes';
 import { newRevision, REVISION_FIELD } from '../model/revision';
-import { bulkFilter, forDocument, readAffected } from './bulk-scope';
+import { withoutBudgets } from '../read/request-budgets';
+import { bulkFilter, cappedFilter, forDocument, readAffected } from './bulk-scope';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { applySet } from './merge-set';
 import { setOf } from './patch';
@@ -60,10 +62,12 @@ async function checkResults(ctx: RequestContext, documents: Document[], set: Doc
   }
 }
 
-/** `afterWrite` for each document the update changed (its revision is new). */
+/** `afterWrite` for each document the update changed (its revision is new); read whatever the budgets left. */
 async function afterEachWrite(ctx: RequestContext, before: Document[]): Promise<void> {
   const ids = before.map((document) => document._id);
-  const after = await ctx.collection.find({ _id: { $in: ids } }).toArray();
+  const after = await withoutBudgets(ctx.collection)
+    .find({ _id: { $in: ids } })
+    .toArray();
   const byId = new Map(after.map((document) => [idToString(document._id), document]));
   for (const previous of before) {
     const current = byId.get(idToString(previous._id));
@@ -85,7 +89,9 @@ export async function patchMatching(ctx: RequestContext): Promise<RouteResult> {
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, null), true));
   const { validate, hooks } = ctx.resource;
   if (validate === undefined && hooks.afterWrite === undefined && !touchesGeo(ctx, Object.keys(set))) {
-    return { status: 200, data: await setWhereDifferent(ctx, filter, set) };
+    const capped = await cappedFilter(ctx, filter);
+    const counts = capped === null ? { matched: 0, modified: 0 } : await setWhereDifferent(ctx, capped, set);
+    return { status: 200, data: counts };
   }
   const before = await readAffected(ctx, filter);
   await checkResults(ctx, before, set);

@@ -1,6 +1,9 @@
 /** The `cors` option is checked at createStore: a bad value is an invalid_config naming `cors`. */
+
+import { createEmbeddedDb } from '@store/embedded';
 import { describe, expect, it } from 'vitest';
 import { resolveStoreOptions } from '../../src/config/options';
+import { createStoreHandler } from '../../src/handler/handler';
 import { optionError } from '../support/option-error';
 
 describe('the cors option', () => {
@@ -27,5 +30,47 @@ describe('the cors option', () => {
     expect(failure).toMatchObject({ code: 'invalid_config' });
     expect(String(failure.option)).toMatch(/^cors/);
     expect(failure.message).toMatch(message);
+  });
+
+  it('resolves a function of the origin, and asks it for each request', async () => {
+    const local = (origin: string) => new URL(origin).hostname === 'localhost';
+    expect(resolveStoreOptions({ cors: { origins: local } }).cors).toEqual({
+      origins: local,
+      credentials: false,
+    });
+    const handle = createStoreHandler({ db: createEmbeddedDb(), cors: { origins: local } });
+    await handle.ready;
+    const preflight = (origin: string) =>
+      handle({
+        method: 'OPTIONS',
+        path: '/posts',
+        rawQuery: '',
+        headers: { origin, 'access-control-request-method': 'GET' },
+      });
+    const allowed = await preflight('http://localhost:5173');
+    expect(allowed?.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(allowed?.headers.vary).toMatch(/origin/i);
+    const refused = await preflight('https://evil.example');
+    expect(refused?.headers['access-control-allow-origin']).toBeUndefined();
+    await handle.close();
+  });
+
+  it('allows nothing when the origin function throws or answers anything but true', async () => {
+    const throwing = () => {
+      throw new Error('broken');
+    };
+    for (const origins of [throwing, () => 'yes' as unknown as boolean]) {
+      const handle = createStoreHandler({ db: createEmbeddedDb(), cors: { origins } });
+      await handle.ready;
+      const answer = await handle({
+        method: 'GET',
+        path: '/posts',
+        rawQuery: '',
+        headers: { origin: 'http://localhost:5173' },
+      });
+      expect(answer?.status).toBe(200);
+      expect(answer?.headers['access-control-allow-origin']).toBeUndefined();
+      await handle.close();
+    }
   });
 });

@@ -4,8 +4,9 @@
  * SIGKILL at a random moment, again and again on the same directory. After each kill the
  * directory is opened and every document checked: an acknowledged write is there with its
  * acknowledged value; the one write in flight per writer is either wholly there or wholly not
- * (a group delete, one deleteMany, removes all its documents or none); no document exists
- * that no write made.
+ * (a group delete, one deleteMany of at most five documents, removes all of them or none: a
+ * deleteMany removes its documents in batches of 512, each journaled whole); no document exists
+ * that no write made. Kills in the middle of a long, sliced updateMany: sliced-crash.test.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -9,7 +9,7 @@ function methodTests(start: Start): void {
   it.each([
     ['GET', '/auth/magic-code/', 'POST'],
     ['PUT', '/auth/magic-code/verify', 'POST'],
-    ['POST', `/auth/magic-code/${ADA}/123456`, 'GET, HEAD'],
+    ['PUT', `/auth/magic-code/${ADA}/123456`, 'GET, HEAD, POST'],
     ['GET', '/auth/magic-link', 'POST'],
     ['DELETE', `/auth/magic-link/${'A'.repeat(43)}`, 'GET, HEAD, POST'],
     ['POST', `/auth/magic-token/${'A'.repeat(43)}`, 'GET'],

@@ -40,7 +40,7 @@ export function corsTests(start: Start): void {
       const list = await api.request('GET', '/posts', { headers: { origin: APP } });
       expect(list.headers.get('access-control-allow-origin')).toBe('*');
       expect(list.headers.get('access-control-expose-headers')).toMatch(
-        /X-Total-Count.*Link.*ETag.*Location/,
+        /X-Total-Count.*Link.*ETag.*Location.*Retry-After.*RateLimit.*RateLimit-Policy/,
       );
       const missing = await api.request('GET', '/posts/nope', { headers: { origin: APP } });
       expect(missing.status).toBe(404);

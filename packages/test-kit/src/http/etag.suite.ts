@@ -3,8 +3,15 @@ import { startAccess } from './access-fixtures';
 import type { Start } from './fixtures';
 import { type Api, expectProblem, field, readStored } from './harness';
 
-/** A strong tag of one document: `"<revision>:<hash>"`. */
-const STRONG = /^"[\w-]+:[\w-]+"$/;
+/** A strong tag of one document: `"<hash of the answer>"`, nothing else in it. */
+const STRONG = /^"[\w-]+"$/;
+
+/** The characters at the start of `a` and `b` that are the same. */
+function sharedPrefix(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && a[length] === b[length]) length++;
+  return length;
+}
 
 /**
  * A hook that holds each caller until `size` callers are waiting, then lets them all go on
@@ -49,15 +56,89 @@ export function etagTests(start: Start): void {
       expect((await api.get('/notes/n1')).headers.get('etag')).not.toBe(tag);
     });
 
-    it('changes the tag with every write, also one that stores the same values', async () => {
+    it('an ETag does not reveal how many writes happened', async () => {
       const api = await start();
-      await api.seed('notes', [{ _id: 'n1', text: 'a' }]);
-      const tags = [(await api.get('/notes/n1')).headers.get('etag')];
-      await api.request('PATCH', '/notes/n1', { body: { text: 'a' } });
-      tags.push((await api.get('/notes/n1')).headers.get('etag'));
-      await api.request('PUT', '/notes/n1', { body: { text: 'a' } });
-      tags.push((await api.get('/notes/n1')).headers.get('etag'));
-      expect(new Set(tags).size).toBe(3);
+      await api.seed('notes', [
+        { _id: 'n1', text: 'a' },
+        { _id: 'n2', text: 'other' },
+      ]);
+      const original = (await api.get('/notes/n1')).headers.get('etag') as string;
+      // Successive writes of one document: each tag differs, and none shares a counter-like part
+      // with another (a common prefix past a few characters would be one).
+      const tags = [original];
+      for (let i = 0; i < 12; i++) {
+        const written = await api.request('PATCH', '/notes/n1', { body: { text: `v${i}` } });
+        tags.push(written.headers.get('etag') as string);
+        await api.request('PATCH', '/notes/n2', { body: { text: `other ${i}` } });
+      }
+      for (const tag of tags) expect(tag).toMatch(STRONG);
+      expect(new Set(tags).size).toBe(tags.length);
+      for (const [i, a] of tags.entries())
+        for (const b of tags.slice(i + 1)) expect(sharedPrefix(a.slice(1), b.slice(1))).toBeLessThan(4);
+      // The tag is a hash of the answer: the same answer has the same tag, however many writes
+      // (of this document or others) came between.
+      const back = await api.request('PATCH', '/notes/n1', { body: { text: 'a' } });
+      expect(back.headers.get('etag')).toBe(original);
+      expect((await api.get('/notes/n1')).headers.get('etag')).toBe(original);
+      expect((await api.request('PUT', '/notes/n1', { body: { text: 'a' } })).headers.get('etag')).toBe(
+        original,
+      );
+      expect((await api.request('PATCH', '/notes/n1', { body: { text: 'a' } })).headers.get('etag')).toBe(
+        original,
+      );
+      // An answer of the same bytes has the same tag, whatever the query that shaped it.
+      expect((await api.get('/notes/n1?$select=_id,text')).headers.get('etag')).toBe(original);
+    });
+
+    it("an ETag does not change when another document or another user's document is written", async () => {
+      const { send } = await startAccess(start);
+      // notes: only the owner reads or writes; open: anyone reads and writes.
+      const tagsOf = async () => ({
+        note: (await send('ada', 'GET', '/notes/a1')).headers.get('etag'),
+        open: (await send('ada', 'GET', '/open/a1')).headers.get('etag'),
+      });
+      const before = await tagsOf();
+      expect(before.note).toMatch(STRONG);
+      const mine = await send('ada', 'PATCH', '/notes/a1', { title: 'ada, edited' });
+      const edited = mine.headers.get('etag');
+      for (let i = 0; i < 10; i++) {
+        expect((await send('bob', 'PATCH', '/notes/b1', { title: `bob ${i}` })).status).toBe(200);
+        expect((await send('bob', 'PATCH', '/open/b1', { title: `bob ${i}` })).status).toBe(200);
+        expect((await send('bob', 'POST', '/notes', { title: `new ${i}` })).status).toBe(201);
+        expect((await send('ada', 'POST', '/open', { title: `ada's ${i}` })).status).toBe(201);
+      }
+      expect((await send('bob', 'DELETE', '/notes/b1')).status).toBe(204);
+      expect((await send('ada', 'GET', '/notes/a1')).headers.get('etag')).toBe(edited);
+      // Written back as it was, ada's note has its first tag again: nothing in it counts the
+      // writes of bob (or hers) in between.
+      const back = await send('ada', 'PATCH', '/notes/a1', { title: 'ada' });
+      expect(back.headers.get('etag')).toBe(before.note);
+      expect(await tagsOf()).toEqual(before);
+      // Two readers of the same answer get the same tag.
+      expect((await send('bob', 'GET', '/open/a1')).headers.get('etag')).toBe(before.open);
+    });
+
+    it("a write to a hidden field leaves the reader's ETag unchanged", async () => {
+      const api = await start({ resources: { notes: { hidden: ['secret'] } } });
+      await api.seed('notes', [{ _id: 'n1', text: 'a', secret: 's0' }]);
+      const tag = (await api.get('/notes/n1')).headers.get('etag') as string;
+      expect(tag).toMatch(STRONG);
+      const patched = await api.request('PATCH', '/notes/n1', { body: { secret: 's1' } });
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.headers.get('etag')).toBe(tag);
+      const put = await api.request('PUT', '/notes/n1', { body: { text: 'a', secret: 's2' } });
+      expect(put.headers.get('etag')).toBe(tag);
+      await api.db.collection('notes').updateOne({ _id: 'n1' }, { $set: { secret: 's3' } });
+      expect(await readStored(api, 'notes', { _id: 'n1' })).toEqual({ _id: 'n1', text: 'a', secret: 's3' });
+      expect((await api.get('/notes/n1')).headers.get('etag')).toBe(tag);
+      expect((await api.request('GET', '/notes/n1', { headers: { 'if-none-match': tag } })).status).toBe(304);
+      // As this reader sees it the document has not changed: its tag still passes If-Match.
+      const conditional = await api.request('PATCH', '/notes/n1', {
+        body: { text: 'b' },
+        headers: { 'if-match': tag },
+      });
+      expect(conditional.status, conditional.text).toBe(200);
+      expect(conditional.headers.get('etag')).not.toBe(tag);
     });
 
     it('answers 304 without a body when If-None-Match names the current tag, 200 when it does not', async () => {
@@ -70,6 +151,13 @@ export function etagTests(start: Start): void {
       expect(cached.headers.get('etag')).toBe(tag);
       const stale = await api.request('GET', '/notes/n1', { headers: { 'if-none-match': '"other"' } });
       expect(stale.status).toBe(200);
+      await api.request('PATCH', '/notes/n1', { body: { text: 'b' } });
+      const changed = await api.request('GET', '/notes/n1', { headers: { 'if-none-match': tag } });
+      expect(changed.status).toBe(200);
+      const again = await api.request('GET', '/notes/n1', {
+        headers: { 'if-none-match': changed.headers.get('etag') as string },
+      });
+      expect(again.status).toBe(304);
     });
 
     it('tags a list weakly and answers 304 until the list changes', async () => {
@@ -136,19 +224,26 @@ export function etagTests(start: Start): void {
       },
     );
 
-    it('takes the tag of any answer about the document, a $select one too, and a list of tags or *', async () => {
+    it('takes the tag of a GET or of a write answer, a list of tags or *; a tag of a $select answer names that answer, not the document', async () => {
       const api = await start();
       await api.seed('notes', [{ _id: 'n1', text: 'a', more: 1 }]);
       const selected = (await api.get('/notes/n1?$select=text')).headers.get('etag') as string;
+      expectProblem(
+        await api.request('PATCH', '/notes/n1', { body: { text: 'b' }, headers: { 'if-match': selected } }),
+        412,
+        'precondition_failed',
+      );
+      expect(await readStored(api, 'notes', { _id: 'n1' })).toEqual({ _id: 'n1', text: 'a', more: 1 });
+      const plain = (await api.get('/notes/n1')).headers.get('etag') as string;
       const byTag = await api.request('PATCH', '/notes/n1', {
         body: { text: 'b' },
-        headers: { 'if-match': selected },
+        headers: { 'if-match': plain },
       });
       expect(byTag.status, byTag.text).toBe(200);
       const tag = byTag.headers.get('etag') as string;
       const listed = await api.request('PATCH', '/notes/n1', {
         body: { text: 'c' },
-        headers: { 'if-match': `"gone:x", ${tag}` },
+        headers: { 'if-match': `"gone", ${tag}` },
       });
       expect(listed.status, listed.text).toBe(200);
       const any = await api.request('PATCH', '/notes/n1', {
@@ -228,6 +323,33 @@ export function etagTests(start: Start): void {
         await raceEach(api, method, body, 3);
       },
     );
+
+    it('If-Match still protects against lost updates', async () => {
+      const api = await start();
+      await api.seed('notes', [{ _id: 'n1', text: 'a' }]);
+      const stale = (await api.get('/notes/n1')).headers.get('etag') as string;
+      await api.request('PATCH', '/notes/n1', { body: { text: 'b' } });
+      expectProblem(
+        await api.request('PATCH', '/notes/n1', { body: { text: 'lost' }, headers: { 'if-match': stale } }),
+        412,
+        'precondition_failed',
+      );
+      // Two writers read the same tag and PATCH at once, many times over on one document:
+      // exactly one of each pair writes, and the document holds that one's change.
+      for (let round = 0; round < 20; round++) {
+        const tag = (await api.get('/notes/n1')).headers.get('etag') as string;
+        const patch = (text: string) =>
+          api.request('PATCH', '/notes/n1', { body: { text }, headers: { 'if-match': tag } });
+        const replies = await Promise.all([patch(`x${round}`), patch(`y${round}`)]);
+        expect(replies.map((reply) => reply.status).sort()).toEqual([200, 412]);
+        const [won] = replies.filter((reply) => reply.status === 200);
+        const lost = replies.find((reply) => reply.status === 412);
+        if (lost) expectProblem(lost, 412, 'precondition_failed');
+        const current = await api.get('/notes/n1');
+        expect(current.json).toEqual(won?.json);
+        expect(current.headers.get('etag')).toBe(won?.headers.get('etag'));
+      }
+    });
 
     it("never writes another user's document, whatever the tag", async () => {
       const { send } = await startAccess(start);

@@ -1,13 +1,14 @@
 /**
  * The one conformance suite over HTTP (routes, bodies, errors, the query language, relations,
- * access, hooks, sign-in, change events), run once per storage engine through `describeEngines`,
- * against whatever server an adapter provides. Each adapter's test file calls
+ * access, hooks, sign-in, change events, rate limits), run once per storage engine through
+ * `describeEngines`, against whatever server an adapter provides. Each adapter's test file calls
  * {@link describeConformance} with its `serve`.
  */
 import { type DescribeEnginesOptions, describeEngines } from '../engines';
 import { accessTests } from './access.suite';
 import { authTests } from './auth.suite';
 import { bodyTests } from './bodies.suite';
+import { budgetTests } from './budgets.suite';
 import { bulkTests } from './bulk.suite';
 import { corsTests } from './cors.suite';
 import { errorTests } from './errors.suite';
@@ -18,6 +19,7 @@ import { orGroupTests } from './or-groups.suite';
 import { pagingTests } from './paging.suite';
 import { pathTests } from './paths.suite';
 import { queryTests } from './query.suite';
+import { rateLimitTests } from './rate-limit.suite';
 import { realtimeTests } from './realtime.suite';
 import { realtimeTrustTests } from './realtime-trust.suite';
 import { relationRuleTests } from './relation-rules.suite';
@@ -49,8 +51,10 @@ export function describeConformance(title: string, serve: Serve, options: Descri
       corsTests(start);
       etagTests(start);
       bulkTests(start);
+      budgetTests(start, engine);
       realtimeTests(start);
       realtimeTrustTests(start);
+      rateLimitTests(start);
     },
     options,
   );

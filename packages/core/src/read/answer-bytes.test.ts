@@ -1,0 +1,68 @@
+import { isStoreError } from '@store/common';
+import { ObjectId } from 'bson';
+import { describe, expect, it } from 'vitest';
+import { jsonWithin } from './answer-bytes';
+
+const oid = new ObjectId('5f1d7f3e9d1b2c3a4b5c6d7e');
+const when = new Date('2024-03-01T10:00:00Z');
+
+/** Values whose JSON text the pieces must reproduce exactly. */
+const VALUES: [string, unknown][] = [
+  ['a count', { count: 3 }],
+  ['an empty list', []],
+  ['a page with relations', [{ _id: 1, at: when, ref: oid, comments: [{ _id: 'c', text: 'é "quoted"\n' }] }]],
+  ['members JSON leaves out', { a: undefined, b: () => 1, c: Symbol('s'), d: 1 }],
+  ['undefined and functions in an array', [undefined, () => 1, Symbol('s'), 2]],
+  ['an array with holes', new Array(3)],
+  ['nesting past the piece depth', [{ a: { b: { c: { d: [1, { e: [2, 3] }] } } } }]],
+  ['a plain value', 'text'],
+  ['null', null],
+  ['an object with toJSON', { toJSON: () => ({ shown: true }) }],
+  ['a prototype-free document', Object.assign(Object.create(null), { _id: 1, tags: ['x'] })],
+  ['astral characters', [{ emoji: '😀'.repeat(3), key: 'ключ' }]],
+];
+
+function refusal(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    if (isStoreError(error)) return { status: error.status, code: error.code, ...error.extensions };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('jsonWithin', () => {
+  it.each(VALUES)('writes %s exactly as JSON.stringify does, with its UTF-8 length', (_name, value) => {
+    const expected = JSON.stringify(value);
+    expect(jsonWithin(value, 1_000_000)).toEqual({ body: expected, bytes: Buffer.byteLength(expected) });
+  });
+
+  it('answers an answer of exactly the limit, and refuses one byte more with 422 budget_exceeded', () => {
+    const value = [{ text: 'x'.repeat(100) }];
+    const bytes = Buffer.byteLength(JSON.stringify(value));
+    expect(jsonWithin(value, bytes).bytes).toBe(bytes);
+    expect(refusal(() => jsonWithin(value, bytes - 1))).toEqual({
+      status: 422,
+      code: 'budget_exceeded',
+      budget: 'answerBytes',
+      limit: bytes - 1,
+    });
+  });
+
+  it('counts bytes, not characters: multi-byte text past the limit is refused', () => {
+    const value = { text: 'é'.repeat(600) };
+    expect(JSON.stringify(value).length).toBeLessThan(1000);
+    expect(refusal(() => jsonWithin(value, 1000))).toMatchObject({ code: 'budget_exceeded' });
+  });
+
+  it('names budgets.answerBytes and its value in the detail', () => {
+    try {
+      jsonWithin(['x'.repeat(50)], 10);
+    } catch (error) {
+      expect(isStoreError(error) && error.detail).toMatch(/larger than 10 bytes.*budgets\.answerBytes/);
+      return;
+    }
+    throw new Error('expected a refusal');
+  });
+});

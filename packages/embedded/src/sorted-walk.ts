@@ -1,0 +1,95 @@
+/**
+ * A sorted page read from an ordered index: the documents of a span in sort order, tested one
+ * by one, stopping once the page is full. Ties on the index's field are ordered by the other
+ * sort keys, then insertion order (in either direction), as the sort would order them. It runs
+ * in slices (`work.ts`): before its first pause it copies what is left of the span (the index's
+ * entries move when documents are written), so it reads the collection as it was when it began.
+ */
+import type { Document } from '@store/common';
+import { compareValues } from './bson-order';
+import type { IndexEntry, OrderedIndex } from './ordered-index';
+import { sortDocuments } from './sort-documents';
+import { runInSlices, type Work } from './work';
+
+/** What a sorted walk reads and keeps. */
+export interface SortedWalk {
+  index: OrderedIndex;
+  /** The positions `[from, to)` of the index that can match. */
+  span: [number, number];
+  direction: 1 | -1;
+  /** How many documents the page needs (skip + limit). */
+  need: number;
+  /** The sort keys after the index's field, ordering its ties. */
+  rest: Record<string, 1 | -1> | undefined;
+  docOf: (key: string) => Document | undefined;
+  test: (doc: Document) => boolean;
+}
+
+/** An entry of the walk, its document read when the walk copied it. */
+interface Copied {
+  value: unknown;
+  doc: Document | undefined;
+}
+
+/** The first `need` documents of the walk (see the module comment), sort order. */
+export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document[]> {
+  const { index, direction, need, rest, docOf, test } = walk;
+  const [from, to] = walk.span;
+  const count = to - from;
+  const entries = index.entries;
+  const at = (k: number): IndexEntry => entries[direction === 1 ? from + k : to - 1 - k] as IndexEntry;
+  let copied: Copied[] | undefined;
+  let copiedFrom = 0;
+  const out: Document[] = [];
+  let group: Document[] = [];
+  let groupValue: unknown;
+  const flush = () => {
+    // Walking down, a group of ties arrives last-inserted first.
+    if (direction === -1) group.reverse();
+    for (const doc of rest !== undefined && group.length > 1 ? sortDocuments(group, rest) : group)
+      out.push(doc);
+    group = [];
+  };
+  let k = 0;
+  /** Walks on until the page is full or the span ends (true), or the slice is over (false). */
+  const step = (): boolean => {
+    for (; k < count; k++) {
+      let value: unknown;
+      let doc: Document | undefined;
+      if (copied === undefined) {
+        const entry = at(k);
+        value = entry.value;
+        doc = docOf(entry.docKey);
+      } else {
+        ({ value, doc } = copied[k - copiedFrom] as Copied);
+      }
+      if (k === 0) groupValue = value;
+      else if (compareValues(value, groupValue) !== 0) {
+        flush();
+        if (out.length >= need) return true;
+        groupValue = value;
+      }
+      if (doc !== undefined) {
+        work.examine();
+        if (test(doc)) group.push(doc);
+      }
+      if (work.tick()) {
+        k += 1;
+        if (k >= count) break;
+        if (copied === undefined) {
+          copied = [];
+          for (let j = k; j < count; j++) {
+            const entry = at(j);
+            copied.push({ value: entry.value, doc: docOf(entry.docKey) });
+          }
+          copiedFrom = k;
+        }
+        return false;
+      }
+    }
+    flush();
+    return true;
+  };
+  await runInSlices(work, step);
+  return out.slice(0, need);
+}
