@@ -77,7 +77,9 @@ describe('cooperative work of the embedded engine', () => {
       const short = collection.findOne({ _id: idOf(7) });
       expect(await settleOrder({ long, short })).toEqual(['short', 'long']);
       const expected = posts(MANY)
-        .sort((a, b) => (a.n as number) - (b.n as number) || (a.title < b.title ? 1 : -1))
+        .sort(
+          (a, b) => (a.n as number) - (b.n as number) || ((a.title as string) < (b.title as string) ? 1 : -1),
+        )
         .slice(0, 2000);
       expect(ids(await long)).toEqual(ids(expected));
     });
@@ -260,7 +262,13 @@ describe('cooperative work of the embedded engine', () => {
       const original = posts(HALF);
       expect(await listed).toEqual(original);
       expect(ids(await sorted)).toEqual(
-        ids(original.slice().sort((a, b) => (b.n as number) - (a.n as number) || (a._id < b._id ? -1 : 1))),
+        ids(
+          original
+            .slice()
+            .sort(
+              (a, b) => (b.n as number) - (a.n as number) || ((a._id as string) < (b._id as string) ? -1 : 1),
+            ),
+        ),
       );
       expect(await counted).toBe(HALF);
       expect(await collection.countDocuments(everything)).toBe(HALF - 1);
