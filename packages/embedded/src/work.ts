@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { EmbeddedDbError } from './errors';
 
 /** How long (ms) an operation runs before it lets other work in. */
-export const SLICE_MS = 4;
+const SLICE_MS = 4;
 /** Units of work before the first look at the clock. */
 const FIRST_LOOK_AFTER = 16;
 /** The most units of work between two looks at the clock (cheap units: a scan of small documents). */
