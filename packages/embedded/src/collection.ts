@@ -50,7 +50,7 @@ export interface EngineState {
   closed: boolean;
   /** Why the database stopped serving, when not by `close()` (a journal that cannot be written). */
   failure?: string;
-  /** A durable database's journal: the changes of one operation, on disk once the promise resolves. */
+  /** A durable database's journal: the changes of one operation (or slice), on disk once the promise resolves. */
   journal?: { record(changes: Change[]): Promise<void> };
 }
 
@@ -129,8 +129,13 @@ export class EmbeddedCollection implements StoreCollection {
   #nextExpiry = Number.POSITIVE_INFINITY;
   /** Indexes as created (key specification and options as given), by name. */
   readonly #indexDefinitions = new Map<string, IndexDefinition>();
-  /** Changes of the operation under way, for a durable database's journal. */
+  /** Changes of the operation (or slice) under way, for a durable database's journal: sent before any pause. */
   #changes: Change[] = [];
+  /**
+   * The last record this collection sent to the journal: on disk once it resolves, and so is
+   * every record sent before it (the journal writes them in order).
+   */
+  #lastRecord: Promise<void> | undefined;
 
   constructor(name: string, state: EngineState) {
     this.collectionName = name;
@@ -182,7 +187,9 @@ export class EmbeddedCollection implements StoreCollection {
     if (this.#changes.length === 0) return undefined;
     const changes = this.#changes;
     this.#changes = [];
-    return this.#state.journal?.record(changes);
+    const written = this.#state.journal?.record(changes);
+    if (written) this.#lastRecord = written;
+    return written;
   }
 
   /**
@@ -203,9 +210,11 @@ export class EmbeddedCollection implements StoreCollection {
 
   /**
    * Runs a write that works in slices (updateMany, deleteMany): the changes of each slice go to
-   * the journal before it pauses, so no other operation's record carries them, and it resolves
-   * once all of them are on disk; one that fails part-way (a time limit, a duplicate key) still
-   * journals what it changed before failing.
+   * the journal before it pauses, and it resolves once all of them are on disk; one that fails
+   * part-way (a time limit, a duplicate key) still journals what it changed before failing. Its
+   * last changes may have gone out with another operation's record (that one sent them while
+   * this one awaited between two steps), so it waits for the collection's last record, which
+   * is on disk only once every earlier one is.
    */
   async #durablyInSlices<T>(limits: WorkLimits | undefined, write: (work: Work) => Promise<T>): Promise<T> {
     const synced: Array<Promise<void>> = [];
@@ -220,6 +229,7 @@ export class EmbeddedCollection implements StoreCollection {
       return await write(work);
     } finally {
       send();
+      if (this.#lastRecord) synced.push(this.#lastRecord);
       await Promise.all(synced);
     }
   }
@@ -669,8 +679,8 @@ export class EmbeddedCollection implements StoreCollection {
       await forEachInSlices(batches, work, plan, true);
       let matchedCount = 0;
       let modifiedCount = 0;
-      const store = (planned: PlannedUpdate) => {
-        const outcome = this.#updateAsPlanned(planned, update, compiled);
+      const store = (each: PlannedUpdate) => {
+        const outcome = this.#updateAsPlanned(each, update, compiled);
         if (outcome !== 'gone') matchedCount += 1;
         if (outcome === 'changed') modifiedCount += 1;
       };

@@ -5,9 +5,13 @@
  * (code 50) and `maxExamined` (the engine's own ExceededExaminedLimit), and what a sliced
  * operation sees and does when other callers write in between.
  */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Document } from '@store/common';
 import { createEmbeddedDb, EMBEDDED_ERROR_CODES, type EmbeddedDb } from '@store/embedded';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeRecords } from '../src/durable/records';
 
 const MANY = 100_000;
 const HALF = 50_000;
@@ -46,6 +50,17 @@ async function settleOrder(operations: Record<string, Promise<unknown>>): Promis
 }
 
 const ids = (docs: Document[]): unknown[] => docs.map((doc) => doc._id);
+
+/** The last change of each document in the journals on disk in `dir`, by `_id`. */
+function journalOf(dir: string): Map<unknown, Document> {
+  const last = new Map<unknown, Document>();
+  for (const name of readdirSync(dir).filter((file) => file.startsWith('journal-'))) {
+    for (const record of decodeRecords(readFileSync(join(dir, name))).records)
+      for (const change of record)
+        last.set((change.put as Document | undefined)?._id ?? change.remove, change);
+  }
+  return last;
+}
 
 describe('cooperative work of the embedded engine', () => {
   let db: EmbeddedDb;
@@ -310,6 +325,58 @@ describe('cooperative work of the embedded engine', () => {
       expect(await removal).toEqual({ deletedCount: HALF / 2 - 1 });
       expect(ids(await collection.find({ half: { $ne: 1 } }).toArray())).toEqual([late(1), 'zz-new']);
       expect(await collection.countDocuments({})).toBe(HALF / 2 + 2);
+    });
+
+    it('leave every change of a durable updateMany and deleteMany on disk once each resolves', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'store-cooperative-'));
+      const durable = createEmbeddedDb({ dir, compactAfterBytes: 1 << 30, warn: () => undefined });
+      const collection = durable.collection('posts');
+      await collection.insertMany(posts(20_000));
+      /** Inserts one document after the other until `done` settles: writes between the slices. */
+      const alongside = async (done: Promise<unknown>) => {
+        let settled = false;
+        done.finally(() => {
+          settled = true;
+        });
+        for (let n = 0; !settled; n++) await collection.insertOne({ _id: `other-${Math.random()}-${n}` });
+      };
+      const onDisk = () => journalOf(dir);
+      const update = collection.updateMany({ half: 0 }, { $set: { flag: true } });
+      await Promise.all([update, alongside(update)]);
+      let journaled = onDisk();
+      for (const post of posts(20_000).filter((each) => each.half === 0)) {
+        expect((journaled.get(post._id)?.put as Document | undefined)?.flag, String(post._id)).toBe(true);
+      }
+      const removal = collection.deleteMany({ half: 1 });
+      await Promise.all([removal, alongside(removal)]);
+      journaled = onDisk();
+      for (const post of posts(20_000).filter((each) => each.half === 1)) {
+        expect(journaled.get(post._id), String(post._id)).toEqual({ c: 'posts', remove: post._id });
+      }
+      await durable.close();
+    });
+
+    it('leave a durable deleteMany resolving only once its removals are on disk, whatever write runs between its steps', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'store-cooperative-'));
+      const durable = createEmbeddedDb({ dir, warn: () => undefined });
+      const collection = durable.collection('groups');
+      await collection.insertMany(Array.from({ length: 120 }, (_, i) => ({ _id: i, group: i % 40 })));
+      // Another write starts after 0, 1, 2, ... turns of the microtask queue: one lands between
+      // any two steps of the deleteMany, however many it takes.
+      for (let hops = 0; hops < 40; hops++) {
+        const removal = collection.deleteMany({ group: hops });
+        const between = (async () => {
+          for (let i = 0; i < hops; i++) await null;
+          await collection.insertOne({ _id: `between-${hops}` });
+        })();
+        await removal;
+        const journaled = journalOf(dir);
+        for (const _id of [hops, hops + 40, hops + 80]) {
+          expect(journaled.get(_id), `${_id}, removed at ${hops} hops`).toEqual({ c: 'groups', remove: _id });
+        }
+        await between;
+      }
+      await durable.close();
     });
 
     it('stop a sliced operation when the database closes meanwhile (code 11600)', async () => {

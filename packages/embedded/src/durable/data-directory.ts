@@ -3,7 +3,8 @@
  *
  *     LOCK               the pid of the process that has it open (see lock.ts)
  *     snapshot.bson      every collection at the start of journal generation g (header says g)
- *     journal-<g>.log    the changes since, one record per operation, synced before it is acknowledged
+ *     journal-<g>.log    the changes since, one record per operation (per slice of a long
+ *                        updateMany / deleteMany), synced before it is acknowledged
  *
  * Opening reads the snapshot, replays journals g, g+1, ... in order and rebuilds the indexes.
  * Compaction starts journal g+1, writes the state of that instant as `snapshot.tmp` in the

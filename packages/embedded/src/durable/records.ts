@@ -5,7 +5,8 @@
  *
  * and its payload is one or more BSON documents back to back (each starts with its own length):
  * a change, or `{ pack: [changes] }`. A record carries the changes of one operation whatever
- * their number, and values keep their BSON types (ObjectId, Date, Decimal128, Long, Binary,
+ * their number (of one slice, for an updateMany or deleteMany that runs in several), and values
+ * keep their BSON types (ObjectId, Date, Decimal128, Long, Binary,
  * regular expressions).
  */
 import { crc32 } from 'node:zlib';
