@@ -9,8 +9,8 @@ import { describeEngines, type EventClient, listenServed, openEvents } from '@st
 import { afterEach, expect, it } from 'vitest';
 import { type MagicAuthInstance, magicAuth } from '../src/index';
 import { createCapturingMailer } from '../src/testing';
+import { MOUNT, storeRequestOf } from './support/served-auth';
 
-const MOUNT = '/api';
 const quiet = { error: console.error, warn: () => undefined };
 
 /** What a stream's reader sees when its session ends. */
@@ -50,16 +50,7 @@ async function serve(db: StoreDb, keepAliveSeconds?: number) {
   await store.ready;
   const served = await listenServed(
     (req, res) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const request = {
-        method: req.method ?? 'GET',
-        path: url.pathname.slice(MOUNT.length),
-        rawQuery: url.search,
-        headers: req.headers,
-        body: req,
-        ip: req.socket.remoteAddress,
-      };
-      store(request).then((answer) =>
+      store(storeRequestOf(req)).then((answer) =>
         answer === null ? res.writeHead(404).end() : writeNodeResponse(res, answer),
       );
     },

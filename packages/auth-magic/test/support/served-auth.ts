@@ -4,14 +4,28 @@
  * browsers: cookies kept by hand, the headers a browser sends.
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StoreDb } from '@store/common';
-import { createStoreHandler, type StoreHandler, writeNodeResponse } from '@store/core';
+import { createStoreHandler, type StoreHandler, type StoreRequest, writeNodeResponse } from '@store/core';
 import { magicAuth, type UserAuthConfig } from '../../src/index';
 import { type CapturingMailer, createCapturingMailer } from '../../src/testing';
 
 export const MOUNT = '/api';
+
+/** A Node request as core's plain `StoreRequest`, for a store mounted at {@link MOUNT} (as an adapter would build it). */
+export function storeRequestOf(req: IncomingMessage): StoreRequest {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname.slice(MOUNT.length),
+    rawQuery: url.search,
+    headers: req.headers,
+    body: req,
+    ip: req.socket.remoteAddress,
+    mountPath: MOUNT,
+  };
+}
 
 /** What {@link serveAuth} returns. */
 export interface ServedAuth {
@@ -29,17 +43,8 @@ export async function serveAuth(db: StoreDb, auth: UserAuthConfig = {}): Promise
   const mailer = createCapturingMailer();
   let store: StoreHandler | undefined;
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const request = {
-      method: req.method ?? 'GET',
-      path: url.pathname.slice(MOUNT.length),
-      rawQuery: url.search,
-      headers: req.headers,
-      body: req,
-      ip: req.socket.remoteAddress,
-      mountPath: MOUNT,
-    };
-    const answer = url.pathname.startsWith(`${MOUNT}/`) && store !== undefined ? store(request) : null;
+    const inside = (req.url ?? '/').startsWith(`${MOUNT}/`);
+    const answer = inside && store !== undefined ? store(storeRequestOf(req)) : null;
     Promise.resolve(answer).then((done) =>
       done === null ? res.writeHead(404).end() : writeNodeResponse(res, done),
     );
