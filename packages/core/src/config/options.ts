@@ -168,7 +168,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   resolved = {
     db,
     data: checkData(config.data, db),
-    cors: resolveCors(config.cors),
+    cors: resolveCors(config.cors, logger),
     resources,
     restrict,
     baseUrl,
