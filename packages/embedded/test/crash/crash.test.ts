@@ -8,14 +8,13 @@
  * deleteMany removes its documents in batches of 512, each journaled whole); no document exists
  * that no write made. Kills in the middle of a long, sliced updateMany: sliced-crash.test.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmbeddedDb } from '@store/embedded';
 import { expect, it } from 'vitest';
+import { killedWriter } from './kill-writer';
 
 const KILLS = 55;
 const writer = fileURLToPath(new URL('./writer.mjs', import.meta.url));
@@ -31,33 +30,7 @@ const parseState = (raw: string): State => (raw === 'gone' ? 'gone' : Number(raw
 
 /** Starts the writer and kills it with SIGKILL once it has acknowledged writes for `ms`. */
 async function killedAfter(dir: string, run: number, ms: number): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [writer, dir, String(run)], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    err += chunk;
-  });
-  const exited = once(child, 'exit');
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (out.includes('ack ')) {
-        child.stdout?.off('data', check);
-        setTimeout(resolve, ms);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', () => reject(new Error(`the writer exited by itself: ${err}`)));
-  });
-  child.kill('SIGKILL');
-  const [code, signal] = await exited;
-  expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
-  return out;
+  return killedWriter(writer, [dir, String(run)], 'ack ', ms);
 }
 
 function replay(out: string): Run {

@@ -5,14 +5,13 @@
  * updated by every acknowledged round and at most the one in flight, and every acknowledged
  * insert made between the slices there.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmbeddedDb } from '@store/embedded';
 import { expect, it } from 'vitest';
+import { killedWriter } from './kill-writer';
 
 const KILLS = 4;
 const SEEDED = 10_000;
@@ -20,33 +19,7 @@ const writer = fileURLToPath(new URL('./sliced-writer.mjs', import.meta.url));
 
 /** Starts the writer on `dir` and kills it with SIGKILL `ms` after its seed is on disk. */
 async function killedAfter(dir: string, ms: number): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [writer, dir, String(SEEDED)], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    err += chunk;
-  });
-  const exited = once(child, 'exit');
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (out.includes('ready\n')) {
-        child.stdout?.off('data', check);
-        setTimeout(resolve, ms);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', () => reject(new Error(`the writer exited by itself: ${err}`)));
-  });
-  child.kill('SIGKILL');
-  const [code, signal] = await exited;
-  expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
-  return out;
+  return killedWriter(writer, [dir, String(SEEDED)], 'ready\n', ms);
 }
 
 it(`keeps each document whole through ${KILLS} SIGKILLs in the middle of sliced updateManys`, {
