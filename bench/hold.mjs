@@ -22,12 +22,11 @@
 // store's `maxBulk` (default: the store's own) to measure the bulk writes themselves where a
 // store refuses them by default. `pnpm bench` runs it with `--json`.
 import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { heavyRequests } from './lib/hold-data.mjs';
 import { stopper } from './lib/measure.mjs';
 import { holdLine } from './lib/report.mjs';
+import { builtTrees } from './lib/trees.mjs';
 
 const args = process.argv.slice(2);
 /** `--name=value` or `--name value`. */
@@ -65,23 +64,9 @@ if (unknown.length > 0) {
   process.exit(1);
 }
 
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const SERVER = fileURLToPath(new URL('./lib/hold-server.mjs', import.meta.url));
 const PROBE = fileURLToPath(new URL('./lib/hold-probe.mjs', import.meta.url));
-const compare = option('compare');
-const TREES = [
-  ...(compare === undefined ? [] : [{ label: 'old', root: resolve(compare) }]),
-  { label: compare === undefined ? 'store' : 'new', root: resolve(option('root') ?? here('..')) },
-];
-
-for (const { root } of TREES) {
-  for (const pkg of ['core', 'adapter-express', 'embedded']) {
-    if (!existsSync(`${root}/packages/${pkg}/dist/index.js`)) {
-      console.error(`${root}/packages/${pkg} is not built: run \`pnpm build\` there first.`);
-      process.exit(1);
-    }
-  }
-}
+const TREES = builtTrees(option('compare'), option('root'));
 
 const log = (line) => console.error(line);
 /** Wall-clock milliseconds with sub-millisecond precision, the clock of the probe's samples too. */

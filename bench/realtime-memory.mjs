@@ -19,11 +19,9 @@
 // and `--root` (new) in the same run, alternating, and prints both columns. `--repeat=3`
 // repeats every figure (the table shows the median and the range). `pnpm bench` runs it with
 // `--json` (its figures go into results.json and results.md).
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bigDocument, idleStreams, reconnectChurn } from './lib/memory.mjs';
 import { median } from './lib/report.mjs';
+import { builtTrees } from './lib/trees.mjs';
 
 const args = process.argv.slice(2);
 /** `--name=value` or `--name value`. */
@@ -51,21 +49,7 @@ if (unknown.length > 0) {
   process.exit(1);
 }
 
-const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const compare = option('compare');
-const TREES = [
-  ...(compare === undefined ? [] : [{ label: 'old', root: resolve(compare) }]),
-  { label: compare === undefined ? 'store' : 'new', root: resolve(option('root') ?? here('..')) },
-];
-
-for (const { root } of TREES) {
-  for (const pkg of ['core', 'adapter-express', 'embedded']) {
-    if (!existsSync(`${root}/packages/${pkg}/dist/index.js`)) {
-      console.error(`${root}/packages/${pkg} is not built: run \`pnpm build\` there first.`);
-      process.exit(1);
-    }
-  }
-}
+const TREES = builtTrees(option('compare'), option('root'));
 
 const KB = 1024;
 const MB = 1024 * 1024;
