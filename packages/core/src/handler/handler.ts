@@ -13,7 +13,7 @@ import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginInstance } from '../model/plugin';
-import { answerSerializer } from '../read/answer-bytes';
+import { answerText } from '../read/answer-bytes';
 import { withBudgets } from '../read/request-budgets';
 import { ChangeFeed } from '../realtime/change-feed';
 import { realtimeSeam } from '../realtime/realtime-seam';
@@ -45,7 +45,8 @@ async function answerResource(
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
     const result = await route(ctx);
-    return withEtag(request, respond(result, answerSerializer(ctx)), result.revision !== undefined);
+    const text = result.data === undefined ? undefined : await answerText(ctx, result.data);
+    return withEtag(request, respond(result, text), result.revision !== undefined);
   } catch (error) {
     return renderError(error, options.logger);
   }

@@ -1,22 +1,26 @@
 import type { RouteResult } from '../model/context';
 import type { StoreResponse } from '../model/http';
 
-/** An answer's data as JSON text, with its length in UTF-8 bytes (it may refuse it: a read past its budget). */
-export type Serialize = (data: unknown) => { body: string; bytes: number };
+/** An answer's data as JSON text, with its length in UTF-8 bytes. */
+export interface JsonText {
+  readonly body: string;
+  readonly bytes: number;
+}
 
-const plainJson: Serialize = (data) => {
+/** `data` as JSON text: Dates as ISO 8601 strings and ObjectIds as 24-hex strings (their `toJSON`). */
+export function jsonText(data: unknown): JsonText {
   const body = JSON.stringify(data);
   return { body, bytes: Buffer.byteLength(body) };
-};
+}
 
 /**
- * Serializes a route's answer: JSON in UTF-8, Dates as ISO 8601 strings and ObjectIds as
- * 24-hex strings (their `toJSON`), through `serialize` when given. The handler drops the body of
- * a `HEAD` answer.
+ * A route's answer as an HTTP response: its data as JSON in UTF-8, the `text` given (serialized
+ * already, within a read's budget) or else {@link jsonText}'s. The handler drops the body of a
+ * `HEAD` answer.
  */
-export function respond(result: RouteResult, serialize: Serialize = plainJson): StoreResponse {
+export function respond(result: RouteResult, text?: JsonText): StoreResponse {
   if (result.data === undefined) return { status: result.status, headers: { ...result.headers } };
-  const { body, bytes } = serialize(result.data);
+  const { body, bytes } = text ?? jsonText(result.data);
   const headers = {
     ...result.headers,
     'content-type': 'application/json; charset=utf-8',

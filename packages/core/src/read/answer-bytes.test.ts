@@ -22,9 +22,9 @@ const VALUES: [string, unknown][] = [
   ['astral characters', [{ emoji: '😀'.repeat(3), key: 'ключ' }]],
 ];
 
-function refusal(run: () => unknown): unknown {
+async function refusal(run: () => Promise<unknown>): Promise<unknown> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (isStoreError(error)) return { status: error.status, code: error.code, ...error.extensions };
     throw error;
@@ -33,16 +33,19 @@ function refusal(run: () => unknown): unknown {
 }
 
 describe('jsonWithin', () => {
-  it.each(VALUES)('writes %s exactly as JSON.stringify does, with its UTF-8 length', (_name, value) => {
+  it.each(VALUES)('writes %s exactly as JSON.stringify does, with its UTF-8 length', async (_name, value) => {
     const expected = JSON.stringify(value);
-    expect(jsonWithin(value, 1_000_000)).toEqual({ body: expected, bytes: Buffer.byteLength(expected) });
+    expect(await jsonWithin(value, 1_000_000)).toEqual({
+      body: expected,
+      bytes: Buffer.byteLength(expected),
+    });
   });
 
-  it('answers an answer of exactly the limit, and refuses one byte more with 422 budget_exceeded', () => {
+  it('answers an answer of exactly the limit, and refuses one byte more with 422 budget_exceeded', async () => {
     const value = [{ text: 'x'.repeat(100) }];
     const bytes = Buffer.byteLength(JSON.stringify(value));
-    expect(jsonWithin(value, bytes).bytes).toBe(bytes);
-    expect(refusal(() => jsonWithin(value, bytes - 1))).toEqual({
+    expect((await jsonWithin(value, bytes)).bytes).toBe(bytes);
+    expect(await refusal(() => jsonWithin(value, bytes - 1))).toEqual({
       status: 422,
       code: 'budget_exceeded',
       budget: 'answerBytes',
@@ -50,19 +53,41 @@ describe('jsonWithin', () => {
     });
   });
 
-  it('counts bytes, not characters: multi-byte text past the limit is refused', () => {
+  it('counts bytes, not characters: multi-byte text past the limit is refused', async () => {
     const value = { text: 'é'.repeat(600) };
     expect(JSON.stringify(value).length).toBeLessThan(1000);
-    expect(refusal(() => jsonWithin(value, 1000))).toMatchObject({ code: 'budget_exceeded' });
+    expect(await refusal(() => jsonWithin(value, 1000))).toMatchObject({ code: 'budget_exceeded' });
   });
 
-  it('names budgets.answerBytes and its value in the detail', () => {
+  it('names budgets.answerBytes and its value in the detail', async () => {
     try {
-      jsonWithin(['x'.repeat(50)], 10);
+      await jsonWithin(['x'.repeat(50)], 10);
     } catch (error) {
       expect(isStoreError(error) && error.detail).toMatch(/larger than 10 bytes.*budgets\.answerBytes/);
       return;
     }
     throw new Error('expected a refusal');
+  });
+
+  it('serializes a large answer in slices: work queued meanwhile runs before it ends', async () => {
+    const page = Array.from({ length: 40 }, (_, i) => ({ _id: i, text: 'x'.repeat(100_000) }));
+    const order: string[] = [];
+    setImmediate(() => order.push('other work'));
+    const text = await jsonWithin(page, 100_000_000, 0);
+    order.push('answer');
+    expect(order).toEqual(['other work', 'answer']);
+    expect(text.body).toBe(JSON.stringify(page));
+  });
+
+  it('refuses an answer past the budget without writing the rest of it', async () => {
+    let read = 0;
+    const page = Array.from({ length: 100 }, (_, i) => ({
+      get text() {
+        read += 1;
+        return `${i}`.repeat(10_000);
+      },
+    }));
+    expect(await refusal(() => jsonWithin(page, 50_000, 0))).toMatchObject({ code: 'budget_exceeded' });
+    expect(read).toBeLessThan(10);
   });
 });

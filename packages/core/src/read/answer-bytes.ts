@@ -2,10 +2,12 @@
  * The bytes budget of a read's answer (`budgets.answerBytes`): the answer is serialized in
  * pieces (the page's documents, their fields, the related documents they carry), counting as it
  * goes, and refused as soon as it is past the budget: an answer many times larger is never built
- * whole, and never sent in part.
+ * whole, and never sent in part. A large answer is serialized in slices of about
+ * {@link SLICE_MS}, letting other requests run in between, as the embedded engine's scans do.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isPlainObject } from '@store/common';
-import type { Serialize } from '../http/respond';
+import { type JsonText, jsonText } from '../http/respond';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 
@@ -14,6 +16,10 @@ import { storeError } from '../model/error-codes';
  * related document); below them one `JSON.stringify` call each: a related document, a field.
  */
 const PIECE_DEPTH = 3;
+/** Milliseconds of serializing between two pauses (the embedded engine's slice too). */
+const SLICE_MS = 4;
+/** Characters written between two looks at the clock (well under a millisecond of serializing). */
+const LOOK_EVERY_CHARS = 64 * 1024;
 
 /** The 422 of an answer larger than `limit` bytes. */
 function answerTooLarge(limit: number) {
@@ -25,20 +31,43 @@ function answerTooLarge(limit: number) {
   );
 }
 
-/** The pieces of one answer, counted: characters as they come (never more than its bytes). */
+/**
+ * The pieces of one answer, counted: characters as they come (never more than its bytes), and
+ * whether the current slice is over (looked at every {@link LOOK_EVERY_CHARS} characters).
+ */
 class Pieces {
   readonly #parts: string[] = [];
   #chars = 0;
-  constructor(readonly limit: number) {}
+  #nextLook = LOOK_EVERY_CHARS;
+  #sliceEnd: number;
+  /** True once the slice is over: the serializer pauses at its next step. */
+  due = false;
+
+  constructor(
+    readonly limit: number,
+    readonly sliceMs: number,
+  ) {
+    this.#sliceEnd = performance.now() + sliceMs;
+  }
 
   add(text: string): void {
     this.#chars += text.length;
     // A UTF-8 byte or more per UTF-16 unit: past the budget in characters is past it in bytes.
     if (this.#chars > this.limit) throw answerTooLarge(this.limit);
     this.#parts.push(text);
+    if (this.#chars >= this.#nextLook) {
+      this.#nextLook = this.#chars + LOOK_EVERY_CHARS;
+      this.due = performance.now() >= this.#sliceEnd;
+    }
   }
 
-  done(): { body: string; bytes: number } {
+  /** Starts the next slice (after a pause). */
+  resume(): void {
+    this.due = false;
+    this.#sliceEnd = performance.now() + this.sliceMs;
+  }
+
+  done(): JsonText {
     const body = this.#parts.join('');
     const bytes = Buffer.byteLength(body);
     if (bytes > this.limit) throw answerTooLarge(this.limit);
@@ -52,16 +81,20 @@ function isContainer(value: unknown): value is unknown[] | Record<string, unknow
   return isPlainObject(value) && typeof value.toJSON !== 'function';
 }
 
-/** Writes `value` as `JSON.stringify` would, in pieces down to {@link PIECE_DEPTH}. */
-function write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: number): void {
+/**
+ * Writes `value` as `JSON.stringify` would, in pieces down to {@link PIECE_DEPTH}, yielding
+ * between two pieces once the slice is over.
+ */
+function* write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: number): Generator<void> {
   const inPieces = (member: unknown): member is unknown[] | Record<string, unknown> =>
     depth + 1 < PIECE_DEPTH && isContainer(member);
   if (Array.isArray(value)) {
     out.add('[');
     for (const [i, member] of value.entries()) {
       if (i > 0) out.add(',');
-      if (inPieces(member)) write(out, member, depth + 1);
+      if (inPieces(member)) yield* write(out, member, depth + 1);
       else out.add(JSON.stringify(member) ?? 'null');
+      if (out.due) yield;
     }
     out.add(']');
     return;
@@ -75,7 +108,8 @@ function write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: n
     if (text === undefined) continue;
     out.add(`${first ? '' : ','}${JSON.stringify(key)}:${text}`);
     first = false;
-    if (inPieces(member)) write(out, member, depth + 1);
+    if (inPieces(member)) yield* write(out, member, depth + 1);
+    if (out.due) yield;
   }
   out.add('}');
 }
@@ -83,21 +117,28 @@ function write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: n
 /**
  * `data` as `JSON.stringify` gives it, with its byte length; past `limit` bytes, 422
  * `budget_exceeded` naming `budgets.answerBytes`, thrown once the pieces written so far pass it.
+ * Serialized in slices of `sliceMs` (0: a pause at every look at the clock, for tests).
  */
-export function jsonWithin(data: unknown, limit: number): { body: string; bytes: number } {
-  const out = new Pieces(limit);
-  if (isContainer(data)) write(out, data, 0);
-  else out.add(JSON.stringify(data) ?? 'null');
+export async function jsonWithin(data: unknown, limit: number, sliceMs = SLICE_MS): Promise<JsonText> {
+  const out = new Pieces(limit, sliceMs);
+  if (!isContainer(data)) {
+    out.add(JSON.stringify(data) ?? 'null');
+    return out.done();
+  }
+  for (const _pause of write(out, data, 0)) {
+    await nextTurn();
+    out.resume();
+  }
   return out.done();
 }
 
 /**
- * How the answer of `ctx` is serialized: a read's within its `budgets.answerBytes`; `undefined`
- * (plain JSON) for writes, whose answers their body already bounds (`bodyLimit`) and which must
- * not be refused once committed.
+ * The JSON text of `data`, the answer of `ctx`: a read's within its `budgets.answerBytes`, in
+ * slices; a write's as it is, since its body already bounds it (`bodyLimit`) and a committed
+ * write must not be refused.
  */
-export function answerSerializer(ctx: RequestContext): Serialize | undefined {
+export function answerText(ctx: RequestContext, data: unknown): JsonText | Promise<JsonText> {
   const limit = ctx.budgets?.answerBytes;
-  if (limit === undefined || ctx.operation !== 'read') return undefined;
-  return (data) => jsonWithin(data, limit);
+  if (limit === undefined || ctx.operation !== 'read') return jsonText(data);
+  return jsonWithin(data, limit);
 }
