@@ -55,46 +55,35 @@ function itWhere(applies: boolean, reason: string) {
 }
 
 const NO_EXAMINED_LIMIT = 'MongoDB has no examined limit; only time and bytes budgets apply there';
-const ONE_COMMAND_AT_A_TIME = 'the wire front runs one command at a time, across connections';
-const TIME_NOT_FORWARDED = 'the wire front does not pass maxTimeMS on to the engine';
 
 /** Budgets per request (examined, time, bytes of an answer), bulk caps, and requests that never hold others up. */
 export function budgetTests(start: Start, engine: EngineUnderTest): void {
   const embedded = engine.name === 'embedded';
-  const viaDriver = engine.name.startsWith('driver');
 
   describe('a long request does not hold up a short one', () => {
-    itWhere(!viaDriver, ONE_COMMAND_AT_A_TIME)(
-      'answers GET /posts/:id started during a scan of 20 $regex terms before the scan',
-      async () => {
-        const { reached, hooks } = longSignal();
-        const api = await start({ resources: { posts: { hooks } } });
-        await seedPosts(api, ROWS);
-        const race = await raceOneGet(api, reached, () =>
-          api.get(`/posts?${twentyRegexes('zz19x')}&$$long=1`),
-        );
-        expect(race.order).toEqual(['get', 'long']);
-        expect(field(race.quick.json, '_id')).toBe(7);
-        expect(race.slow.status, race.slow.text).toBe(200);
-        expect(race.slow.json).toEqual([]);
-      },
-    );
+    it('answers GET /posts/:id started during a scan of 20 $regex terms before the scan', async () => {
+      const { reached, hooks } = longSignal();
+      const api = await start({ resources: { posts: { hooks } } });
+      await seedPosts(api, ROWS);
+      const race = await raceOneGet(api, reached, () => api.get(`/posts?${twentyRegexes('zz19x')}&$$long=1`));
+      expect(race.order).toEqual(['get', 'long']);
+      expect(field(race.quick.json, '_id')).toBe(7);
+      expect(race.slow.status, race.slow.text).toBe(200);
+      expect(race.slow.json).toEqual([]);
+    });
 
-    itWhere(!viaDriver, ONE_COMMAND_AT_A_TIME)(
-      'answers GET /posts/:id started during a bulk PATCH by filter before the PATCH',
-      async () => {
-        const { reached, hooks } = longSignal();
-        const api = await start({ maxBulk: ROWS, resources: { posts: { hooks } } });
-        await seedPosts(api, ROWS);
-        const race = await raceOneGet(api, reached, () =>
-          api.request('PATCH', `/posts?${twentyRegexes('end')}&$$long=1`, { body: { seen: true } }),
-        );
-        expect(race.order).toEqual(['get', 'long']);
-        expect(race.quick.status, race.quick.text).toBe(200);
-        expect(race.slow.json, race.slow.text).toEqual({ matched: ROWS, modified: ROWS });
-        expect((await api.get('/posts?seen:bool=true&$count=1')).json).toEqual({ count: ROWS });
-      },
-    );
+    it('answers GET /posts/:id started during a bulk PATCH by filter before the PATCH', async () => {
+      const { reached, hooks } = longSignal();
+      const api = await start({ maxBulk: ROWS, resources: { posts: { hooks } } });
+      await seedPosts(api, ROWS);
+      const race = await raceOneGet(api, reached, () =>
+        api.request('PATCH', `/posts?${twentyRegexes('end')}&$$long=1`, { body: { seen: true } }),
+      );
+      expect(race.order).toEqual(['get', 'long']);
+      expect(race.quick.status, race.quick.text).toBe(200);
+      expect(race.slow.json, race.slow.text).toEqual({ matched: ROWS, modified: ROWS });
+      expect((await api.get('/posts?seen:bool=true&$count=1')).json).toEqual({ count: ROWS });
+    });
   });
 
   describe('budgets.examined', () => {
@@ -127,19 +116,16 @@ export function budgetTests(start: Start, engine: EngineUnderTest): void {
   });
 
   describe('budgets.timeMS', () => {
-    itWhere(!viaDriver, TIME_NOT_FORWARDED)(
-      'answers a scan past a time budget of 1 ms (a function of the request) with 503 query_timeout',
-      async () => {
-        const timeMS = (ctx: HookContext) => (ctx.flags.hurry === 'yes' ? 1 : 5000);
-        const api = await start({ budgets: { timeMS } });
-        await seedPosts(api, ROWS);
-        const query = twentyRegexes('zz19x');
-        const refused = await api.get(`/posts?${query}&$$hurry=yes`);
-        expectProblem(refused, 503, 'query_timeout');
-        expect(field(refused.json, 'detail')).toContain('1 ms');
-        expect((await api.get(`/posts?${query}`)).json).toEqual([]);
-      },
-    );
+    it('answers a scan past a time budget of 1 ms (a function of the request) with 503 query_timeout', async () => {
+      const timeMS = (ctx: HookContext) => (ctx.flags.hurry === 'yes' ? 1 : 5000);
+      const api = await start({ budgets: { timeMS } });
+      await seedPosts(api, ROWS);
+      const query = twentyRegexes('zz19x');
+      const refused = await api.get(`/posts?${query}&$$hurry=yes`);
+      expectProblem(refused, 503, 'query_timeout');
+      expect(field(refused.json, 'detail')).toContain('1 ms');
+      expect((await api.get(`/posts?${query}`)).json).toEqual([]);
+    });
   });
 
   describe('budgets.answerBytes', () => {

@@ -3,7 +3,7 @@
  * (`$match` first, then `$skip`, `$limit`, and `$group` on a constant `_id` with `$sum` of a
  * number). Any other stage or shape is refused with a clear error, never answered wrongly.
  */
-import type { Document, StoreCollection } from '@store/common';
+import type { Document, StoreCollection, TimeLimit } from '@store/common';
 import { countOption } from './cursors';
 import { CommandError } from './errors';
 
@@ -42,15 +42,19 @@ function groupAll(spec: unknown, docs: Document[]): Document[] {
   return [group];
 }
 
-/** Runs `pipeline` over `collection`. */
-export async function runPipeline(collection: StoreCollection, pipeline: unknown[]): Promise<Document[]> {
+/** Runs `pipeline` over `collection`, its leading `$match` within `limit`. */
+export async function runPipeline(
+  collection: StoreCollection,
+  pipeline: unknown[],
+  limit: TimeLimit = {},
+): Promise<Document[]> {
   const [first, ...rest] = pipeline;
   const leading = (first as { $match?: unknown } | undefined)?.$match;
   const filter = typeof leading === 'object' && leading !== null ? (leading as Document) : undefined;
   if (usesNear(filter)) {
     throw new CommandError(2, '$geoNear, $near, and $nearSphere are not allowed in this context');
   }
-  let docs = await collection.find(filter ?? {}).toArray();
+  let docs = await collection.find(filter ?? {}, limit).toArray();
   for (const stage of filter ? rest : pipeline) {
     const entries = typeof stage === 'object' && stage !== null ? Object.entries(stage) : [];
     const [name, value] = entries[0] ?? ['(not a stage)', undefined];

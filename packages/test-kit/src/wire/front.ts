@@ -1,8 +1,10 @@
 /**
  * A MongoDB wire-protocol front over the embedded engine, for tests: the official driver
  * connects to it as to a standalone server. Each database name is its own embedded database;
- * commands from every connection run one at a time (each is atomic, as on a server), and the
- * `failCommand` fail point can delay, fail or cut any of them.
+ * commands that write run one at a time, across connections (each is atomic, as on a server),
+ * while reads run beside them as the engine's slices allow (a long scan does not hold up a
+ * lookup by id, as on a server); the `failCommand` fail point can delay, fail or cut any of
+ * them.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,9 +38,23 @@ interface FrontState {
   readonly databases: WireDatabases;
   readonly cursors: Cursors;
   readonly failPoints: FailPoints;
-  /** The tail of the queue every command runs in. */
+  /** The tail of the queue every command that writes runs in. */
   queue: Promise<unknown>;
 }
+
+/**
+ * Commands that only read (or only touch a cursor): they need not wait for the writes queued
+ * before them on other connections, nor hold up the writes after them.
+ */
+const READS = new Set([
+  'find',
+  'getMore',
+  'killCursors',
+  'count',
+  'aggregate',
+  'listCollections',
+  'listIndexes',
+]);
 
 /** Runs `task` after every command queued before it. */
 function enqueue<T>(state: FrontState, task: () => Promise<T>): Promise<T> {
@@ -55,7 +71,8 @@ async function execute(
   try {
     const db = state.databases.get(request.command.$db ?? 'admin');
     const context: CommandContext = { ...state, db, connection };
-    return await enqueue(state, () => runCommand(request.command, context));
+    const run = () => runCommand(request.command, context);
+    return await (READS.has(commandName(request.command)) ? run() : enqueue(state, run));
   } catch (error) {
     return errorReply(error);
   }

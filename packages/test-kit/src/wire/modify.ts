@@ -1,8 +1,8 @@
 /**
  * One update statement over an embedded collection, as MongoDB applies it: an operator update
  * or a replacement, on the first matching document or on every one (`multi`), inserting when
- * nothing matches and `upsert` is set. The front runs one command at a time, so the documents
- * found first are the ones then changed.
+ * nothing matches and `upsert` is set. The front runs one command that writes at a time, so the
+ * documents found first are the ones then changed.
  */
 import type { Document, StoreCollection } from '@store/common';
 import { serialize } from 'bson';

@@ -1,9 +1,10 @@
 /**
  * Read commands over the embedded engine: `find` (filter, sort, projection, skip, limit,
- * batchSize, singleBatch; maxTimeMS is accepted, the engine never waits), `getMore`,
- * `killCursors`, `count`, and `aggregate` for the pipelines `countDocuments` sends.
+ * batchSize, singleBatch, maxTimeMS), `getMore`, `killCursors`, `count`, and `aggregate` for the
+ * pipelines `countDocuments` sends. `maxTimeMS` reaches the engine, which answers
+ * MaxTimeMSExpired (50) past it, as a server does.
  */
-import type { Document, FindOptions } from '@store/common';
+import type { Document, FindOptions, TimeLimit } from '@store/common';
 import { runPipeline } from './aggregate';
 import type { CommandHandler } from './command-context';
 import { countOption } from './cursors';
@@ -19,6 +20,12 @@ export function documentOption(value: unknown, name: string): Document | undefin
   return value;
 }
 
+/** The command's `maxTimeMS` as the engine takes it (0 or absent: no limit). */
+export function timeLimit(command: Document): TimeLimit {
+  const ms = countOption(command.maxTimeMS, 'maxTimeMS', 0);
+  return ms > 0 ? { maxTimeMS: ms } : {};
+}
+
 const find: CommandHandler = async (command, { db, cursors }) => {
   const collection = db.collection(command.find);
   const options: FindOptions = {
@@ -26,6 +33,7 @@ const find: CommandHandler = async (command, { db, cursors }) => {
     sort: documentOption(command.sort, 'sort') as FindOptions['sort'],
     skip: countOption(command.skip, 'skip', 0),
     limit: countOption(command.limit, 'limit', 0),
+    ...timeLimit(command),
   };
   const docs = await collection.find(documentOption(command.filter, 'filter') ?? {}, options).toArray();
   const ns = `${db.name}.${collection.collectionName}`;
@@ -45,7 +53,10 @@ const killCursors: CommandHandler = (command, { cursors }) => {
 
 const count: CommandHandler = async (command, { db }) => {
   const collection = db.collection(command.count);
-  const matched = await collection.countDocuments(documentOption(command.query, 'query') ?? {});
+  const matched = await collection.countDocuments(
+    documentOption(command.query, 'query') ?? {},
+    timeLimit(command),
+  );
   const skip = countOption(command.skip, 'skip', 0);
   const limit = countOption(
     command.limit === undefined ? undefined : Math.abs(Number(command.limit)),
@@ -60,7 +71,7 @@ const aggregate: CommandHandler = async (command, { db, cursors }) => {
   if (!Array.isArray(command.pipeline)) throw new CommandError(14, 'pipeline must be an array');
   const collection = db.collection(command.aggregate);
   const cursor = documentOption(command.cursor, 'cursor') ?? {};
-  const docs = await runPipeline(collection, command.pipeline);
+  const docs = await runPipeline(collection, command.pipeline, timeLimit(command));
   return { cursor: cursors.open(`${db.name}.${collection.collectionName}`, docs, cursor) };
 };
 
