@@ -35,10 +35,9 @@ async function refusal(run: () => Promise<unknown>): Promise<unknown> {
 describe('jsonWithin', () => {
   it.each(VALUES)('writes %s exactly as JSON.stringify does, with its UTF-8 length', async (_name, value) => {
     const expected = JSON.stringify(value);
-    expect(await jsonWithin(value, 1_000_000)).toEqual({
-      body: expected,
-      bytes: Buffer.byteLength(expected),
-    });
+    const text = { body: expected, bytes: Buffer.byteLength(expected) };
+    expect(await jsonWithin(value, 1_000_000)).toEqual(text);
+    expect(await jsonWithin(value, 1_000_000, { relations: false })).toEqual(text);
   });
 
   it('answers an answer of exactly the limit, and refuses one byte more with 422 budget_exceeded', async () => {
@@ -73,7 +72,7 @@ describe('jsonWithin', () => {
     const page = Array.from({ length: 40 }, (_, i) => ({ _id: i, text: 'x'.repeat(100_000) }));
     const order: string[] = [];
     setImmediate(() => order.push('other work'));
-    const text = await jsonWithin(page, 100_000_000, 0);
+    const text = await jsonWithin(page, 100_000_000, { sliceMs: 0 });
     order.push('answer');
     expect(order).toEqual(['other work', 'answer']);
     expect(text.body).toBe(JSON.stringify(page));
@@ -87,7 +86,9 @@ describe('jsonWithin', () => {
         return `${i}`.repeat(10_000);
       },
     }));
-    expect(await refusal(() => jsonWithin(page, 50_000, 0))).toMatchObject({ code: 'budget_exceeded' });
+    expect(await refusal(() => jsonWithin(page, 50_000, { sliceMs: 0 }))).toMatchObject({
+      code: 'budget_exceeded',
+    });
     expect(read).toBeLessThan(10);
   });
 });

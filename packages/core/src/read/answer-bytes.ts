@@ -10,12 +10,16 @@ import { isPlainObject } from '@store/common';
 import { type JsonText, jsonText } from '../http/respond';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
+import { wantsRelations } from './relations';
 
 /**
- * Levels of arrays and objects serialized piece by piece (a list, a document, its relation, a
- * related document); below them one `JSON.stringify` call each: a related document, a field.
+ * Levels of arrays and objects serialized piece by piece when the answer carries relations (a
+ * list, a document, its relation, a related document); below them one `JSON.stringify` call
+ * each: a related document, a field. Without relations, only a list is: one call per document
+ * (a stored document is bounded by the engine's document size).
  */
-const PIECE_DEPTH = 3;
+const RELATION_LEVELS = 3;
+const PAGE_LEVELS = 1;
 /** Milliseconds of serializing between two pauses (the embedded engine's slice too). */
 const SLICE_MS = 4;
 /** Characters written between two looks at the clock (well under a millisecond of serializing). */
@@ -82,17 +86,22 @@ function isContainer(value: unknown): value is unknown[] | Record<string, unknow
 }
 
 /**
- * Writes `value` as `JSON.stringify` would, in pieces down to {@link PIECE_DEPTH}, yielding
+ * Writes `value` as `JSON.stringify` would, in pieces down to `levels` of containers, yielding
  * between two pieces once the slice is over.
  */
-function* write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: number): Generator<void> {
+function* write(
+  out: Pieces,
+  value: unknown[] | Record<string, unknown>,
+  depth: number,
+  levels: number,
+): Generator<void> {
   const inPieces = (member: unknown): member is unknown[] | Record<string, unknown> =>
-    depth + 1 < PIECE_DEPTH && isContainer(member);
+    depth + 1 < levels && isContainer(member);
   if (Array.isArray(value)) {
     out.add('[');
     for (const [i, member] of value.entries()) {
       if (i > 0) out.add(',');
-      if (inPieces(member)) yield* write(out, member, depth + 1);
+      if (inPieces(member)) yield* write(out, member, depth + 1, levels);
       else out.add(JSON.stringify(member) ?? 'null');
       if (out.due) yield;
     }
@@ -108,24 +117,36 @@ function* write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: 
     if (text === undefined) continue;
     out.add(`${first ? '' : ','}${JSON.stringify(key)}:${text}`);
     first = false;
-    if (inPieces(member)) yield* write(out, member, depth + 1);
+    if (inPieces(member)) yield* write(out, member, depth + 1, levels);
     if (out.due) yield;
   }
   out.add('}');
 }
 
+/** How {@link jsonWithin} writes: whether the answer carries relations, the slice (0: a pause at every look at the clock, for tests). */
+interface Writing {
+  readonly relations?: boolean;
+  readonly sliceMs?: number;
+}
+
 /**
  * `data` as `JSON.stringify` gives it, with its byte length; past `limit` bytes, 422
  * `budget_exceeded` naming `budgets.answerBytes`, thrown once the pieces written so far pass it.
- * Serialized in slices of `sliceMs` (0: a pause at every look at the clock, for tests).
+ * Serialized in slices of about {@link SLICE_MS}.
  */
-export async function jsonWithin(data: unknown, limit: number, sliceMs = SLICE_MS): Promise<JsonText> {
+export async function jsonWithin(
+  data: unknown,
+  limit: number,
+  { relations = true, sliceMs = SLICE_MS }: Writing = {},
+): Promise<JsonText> {
   const out = new Pieces(limit, sliceMs);
-  if (!isContainer(data)) {
+  const levels = relations ? RELATION_LEVELS : PAGE_LEVELS;
+  // One document without relations: one call, as a document is bounded in size.
+  if (!isContainer(data) || (levels === PAGE_LEVELS && !Array.isArray(data))) {
     out.add(JSON.stringify(data) ?? 'null');
     return out.done();
   }
-  for (const _pause of write(out, data, 0)) {
+  for (const _pause of write(out, data, 0, levels)) {
     await nextTurn();
     out.resume();
   }
@@ -140,5 +161,5 @@ export async function jsonWithin(data: unknown, limit: number, sliceMs = SLICE_M
 export function answerText(ctx: RequestContext, data: unknown): JsonText | Promise<JsonText> {
   const limit = ctx.budgets?.answerBytes;
   if (limit === undefined || ctx.operation !== 'read') return jsonText(data);
-  return jsonWithin(data, limit);
+  return jsonWithin(data, limit, { relations: wantsRelations(ctx) });
 }

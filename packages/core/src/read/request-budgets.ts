@@ -8,7 +8,10 @@
 import {
   type Document,
   type FindOptions,
+  type IndexOptions,
+  type IndexSpec,
   isStoreError,
+  type ModifyOptions,
   type StoreCollection,
   type StoreDb,
 } from '@store/common';
@@ -40,62 +43,97 @@ function budgetError(error: unknown, budgets: RequestBudgets): unknown {
   return error;
 }
 
-/** The collections under budgets, by the one each wraps: {@link withoutBudgets} finds it back. */
-const unbudgeted = new WeakMap<StoreCollection, StoreCollection>();
+/**
+ * A collection whose every operation carries a request's budgets: `maxExamined` where the storage
+ * interface takes it (scans: finds, counts, writes by filter), the time limit everywhere (the
+ * single-document writes by `_id` take only that). A class, so a request builds no closures.
+ */
+class BudgetedCollection implements StoreCollection {
+  readonly collectionName: string;
+  readonly #limits: { maxTimeMS: number; maxExamined: number };
+  readonly #time: { maxTimeMS: number };
 
-function budgetedCollection(inner: StoreCollection, budgets: RequestBudgets): StoreCollection {
-  // `maxExamined` where the storage interface takes it (scans: finds, counts, writes by filter);
-  // the single-document writes by `_id` take the time limit only.
-  const limits = { maxTimeMS: budgets.timeMS, maxExamined: budgets.examined };
-  const time = { maxTimeMS: budgets.timeMS };
-  const run = async <T>(call: () => Promise<T>): Promise<T> => {
+  constructor(
+    readonly inner: StoreCollection,
+    readonly budgets: RequestBudgets,
+  ) {
+    this.collectionName = inner.collectionName;
+    this.#limits = { maxTimeMS: budgets.timeMS, maxExamined: budgets.examined };
+    this.#time = { maxTimeMS: budgets.timeMS };
+  }
+
+  /** Runs `call`, its refusals (thrown or rejected) as the store answers them. */
+  async #run<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      throw budgetError(error, budgets);
+      throw budgetError(error, this.budgets);
     }
-  };
-  const collection: StoreCollection = {
-    collectionName: inner.collectionName,
-    find: (filter: Document, options: FindOptions = {}) => ({
-      toArray: () => run(() => inner.find(filter, { ...options, ...limits }).toArray()),
-    }),
-    findOne: (filter, options = {}) => run(() => inner.findOne(filter, { ...options, ...limits })),
-    countDocuments: (filter, options = {}) =>
-      run(() => inner.countDocuments(filter, { ...options, ...limits })),
-    insertOne: (doc) => run(() => inner.insertOne(doc)),
-    insertMany: (docs) => run(() => inner.insertMany(docs)),
-    findOneAndReplace: (filter, replacement, options) =>
-      run(() => inner.findOneAndReplace(filter, replacement, { ...options, ...time })),
-    findOneAndUpdate: (filter, update, options) =>
-      run(() => inner.findOneAndUpdate(filter, update, { ...options, ...time })),
-    updateOne: (filter, update, options = {}) =>
-      run(() => inner.updateOne(filter, update, { ...options, ...time })),
-    updateMany: (filter, update, options = {}) =>
-      run(() => inner.updateMany(filter, update, { ...options, ...limits })),
-    deleteOne: (filter, options = {}) => run(() => inner.deleteOne(filter, { ...options, ...time })),
-    deleteMany: (filter, options = {}) => run(() => inner.deleteMany(filter, { ...options, ...limits })),
-    createIndex: (spec, options) => inner.createIndex(spec, options),
-    listIndexes: () => inner.listIndexes(),
-    dropIndex: (name) => inner.dropIndex(name),
-  };
-  unbudgeted.set(collection, inner);
-  return collection;
+  }
+
+  find(filter: Document, options: FindOptions = {}) {
+    return {
+      toArray: () => this.#run(() => this.inner.find(filter, { ...options, ...this.#limits }).toArray()),
+    };
+  }
+  findOne(filter: Document, options = {}) {
+    return this.#run(() => this.inner.findOne(filter, { ...options, ...this.#limits }));
+  }
+  countDocuments(filter: Document, options = {}) {
+    return this.#run(() => this.inner.countDocuments(filter, { ...options, ...this.#limits }));
+  }
+  insertOne(doc: Document) {
+    return this.#run(() => this.inner.insertOne(doc));
+  }
+  insertMany(docs: Document[]) {
+    return this.#run(() => this.inner.insertMany(docs));
+  }
+  findOneAndReplace(filter: Document, replacement: Document, options: ModifyOptions) {
+    return this.#run(() => this.inner.findOneAndReplace(filter, replacement, { ...options, ...this.#time }));
+  }
+  findOneAndUpdate(filter: Document, update: Document, options: ModifyOptions) {
+    return this.#run(() => this.inner.findOneAndUpdate(filter, update, { ...options, ...this.#time }));
+  }
+  updateOne(filter: Document, update: Document, options = {}) {
+    return this.#run(() => this.inner.updateOne(filter, update, { ...options, ...this.#time }));
+  }
+  updateMany(filter: Document, update: Document, options = {}) {
+    return this.#run(() => this.inner.updateMany(filter, update, { ...options, ...this.#limits }));
+  }
+  deleteOne(filter: Document, options = {}) {
+    return this.#run(() => this.inner.deleteOne(filter, { ...options, ...this.#time }));
+  }
+  deleteMany(filter: Document, options = {}) {
+    return this.#run(() => this.inner.deleteMany(filter, { ...options, ...this.#limits }));
+  }
+  createIndex(spec: IndexSpec, options?: IndexOptions) {
+    return this.inner.createIndex(spec, options);
+  }
+  listIndexes() {
+    return this.inner.listIndexes();
+  }
+  dropIndex(name: string) {
+    return this.inner.dropIndex(name);
+  }
 }
 
-/** `db` whose every operation carries `budgets` (one wrapper per collection and request). */
-function budgetedDb(db: StoreDb, budgets: RequestBudgets): StoreDb {
-  const collections = new Map<string, StoreCollection>();
-  return {
-    collection(name: string) {
-      let collection = collections.get(name);
-      if (collection === undefined) {
-        collection = budgetedCollection(db.collection(name), budgets);
-        collections.set(name, collection);
-      }
-      return collection;
-    },
-  };
+/** `db` whose every operation carries `budgets` (one wrapper per collection). */
+class BudgetedDb implements StoreDb {
+  readonly #collections = new Map<string, StoreCollection>();
+
+  constructor(
+    readonly inner: StoreDb,
+    readonly budgets: RequestBudgets,
+  ) {}
+
+  collection(name: string): StoreCollection {
+    let collection = this.#collections.get(name);
+    if (collection === undefined) {
+      collection = new BudgetedCollection(this.inner.collection(name), this.budgets);
+      this.#collections.set(name, collection);
+    }
+    return collection;
+  }
 }
 
 /**
@@ -105,11 +143,27 @@ function budgetedDb(db: StoreDb, budgets: RequestBudgets): StoreDb {
  * already spent.
  */
 export function withoutBudgets(collection: StoreCollection): StoreCollection {
-  return unbudgeted.get(collection) ?? collection;
+  return collection instanceof BudgetedCollection ? collection.inner : collection;
+}
+
+/**
+ * The budgeted `db` of every request whose budgets are the store's fixed ones (no budget is a
+ * function), by the `db` it wraps: built once, not per request.
+ */
+const fixedDbs = new WeakMap<StoreDb, BudgetedDb>();
+
+function budgetedDb(ctx: RequestContext, budgets: RequestBudgets): StoreDb {
+  if (budgets !== ctx.options.budgets) return new BudgetedDb(ctx.db, budgets);
+  let db = fixedDbs.get(ctx.db);
+  if (db === undefined || db.budgets !== budgets) {
+    db = new BudgetedDb(ctx.db, budgets);
+    fixedDbs.set(ctx.db, db);
+  }
+  return db;
 }
 
 function applied(ctx: RequestContext, budgets: RequestBudgets): RequestContext {
-  const db = budgetedDb(ctx.db, budgets);
+  const db = budgetedDb(ctx, budgets);
   return { ...ctx, budgets, db, collection: db.collection(ctx.resource.collection) };
 }
 
