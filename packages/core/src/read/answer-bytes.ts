@@ -16,10 +16,15 @@ import { wantsRelations } from './relations';
  * Levels of arrays and objects serialized piece by piece when the answer carries relations (a
  * list, a document, its relation, a related document); below them one `JSON.stringify` call
  * each: a related document, a field. Without relations, only a list is: one call per document
- * (a stored document is bounded by the engine's document size).
+ * (a document is bounded by the body limit it was written under).
  */
 const RELATION_LEVELS = 3;
 const PAGE_LEVELS = 1;
+/**
+ * With relations, an array or object holding at most this many arrays and objects is written in
+ * one call (a document and its few related documents): pieces only where there are many.
+ */
+const WHOLE_AT_MOST = 16;
 /** Milliseconds of serializing between two pauses (the embedded engine's slice too). */
 const SLICE_MS = 4;
 /** Characters written between two looks at the clock (well under a millisecond of serializing). */
@@ -86,8 +91,33 @@ function isContainer(value: unknown): value is unknown[] | Record<string, unknow
 }
 
 /**
- * Writes `value` as `JSON.stringify` would, in pieces down to `levels` of containers, yielding
- * between two pieces once the slice is over.
+ * Whether `value` holds at most `left` arrays and objects, at any depth (looked at only until it
+ * holds more): {@link WHOLE_AT_MOST}.
+ */
+function holdsFew(value: unknown[] | Record<string, unknown>, left = WHOLE_AT_MOST): boolean {
+  return containersLeft(value, left) >= 0;
+}
+
+function containersLeft(value: unknown[] | Record<string, unknown>, left: number): number {
+  const visit = (member: unknown): number =>
+    typeof member === 'object' && member !== null && isContainer(member)
+      ? containersLeft(member, left - 1)
+      : left;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && left >= 0; i++) left = visit(value[i]);
+    return left;
+  }
+  for (const key in value) {
+    left = visit(value[key]);
+    if (left < 0) return left;
+  }
+  return left;
+}
+
+/**
+ * Writes `value` as `JSON.stringify` would, in pieces down to `levels` of containers (with
+ * relations, only the containers that hold many: {@link WHOLE_AT_MOST}), yielding between two
+ * pieces once the slice is over.
  */
 function* write(
   out: Pieces,
@@ -96,10 +126,11 @@ function* write(
   levels: number,
 ): Generator<void> {
   const inPieces = (member: unknown): member is unknown[] | Record<string, unknown> =>
-    depth + 1 < levels && isContainer(member);
+    depth + 1 < levels && isContainer(member) && !holdsFew(member);
   if (Array.isArray(value)) {
     out.add('[');
-    for (const [i, member] of value.entries()) {
+    for (let i = 0; i < value.length; i++) {
+      const member = value[i];
       if (i > 0) out.add(',');
       if (inPieces(member)) yield* write(out, member, depth + 1, levels);
       else out.add(JSON.stringify(member) ?? 'null');
@@ -112,12 +143,13 @@ function* write(
   let first = true;
   for (const key of Object.keys(value)) {
     const member = value[key];
-    const text = inPieces(member) ? '' : JSON.stringify(member);
+    const split = inPieces(member);
+    const text = split ? '' : JSON.stringify(member);
     // Members JSON leaves out: undefined, functions, symbols.
     if (text === undefined) continue;
     out.add(`${first ? '' : ','}${JSON.stringify(key)}:${text}`);
     first = false;
-    if (inPieces(member)) yield* write(out, member, depth + 1, levels);
+    if (split) yield* write(out, member, depth + 1, levels);
     if (out.due) yield;
   }
   out.add('}');
@@ -141,8 +173,8 @@ export async function jsonWithin(
 ): Promise<JsonText> {
   const out = new Pieces(limit, sliceMs);
   const levels = relations ? RELATION_LEVELS : PAGE_LEVELS;
-  // One document without relations: one call, as a document is bounded in size.
-  if (!isContainer(data) || (levels === PAGE_LEVELS && !Array.isArray(data))) {
+  // One document without relations, or any answer that holds few: one call.
+  if (!isContainer(data) || (relations ? holdsFew(data) : !Array.isArray(data))) {
     out.add(JSON.stringify(data) ?? 'null');
     return out.done();
   }
