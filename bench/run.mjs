@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--report]
+// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--no-durable] [--report]
 //
 // Runs every case against every contender that has it (the store, the hand-written baseline on
 // the same engine, the mingo floor, json-server, the limit, the `store` command's own server),
@@ -8,7 +8,10 @@
 // Then `packages/query`'s compile benchmark, bench/realtime-memory.mjs (what event streams
 // cost the server in memory; ~1 minute, ~20 s with --quick; with --only, only when it names
 // `realtime-memory`) and bench/hold.mjs (whether one heavy request holds the other clients;
-// a few minutes, ~1 minute with --quick; with --only, only when it names `hold`; `--no-hold` skips it).
+// a few minutes, ~1 minute with --quick; with --only, only when it names `hold`; `--no-hold` skips it)
+// and bench/durable.mjs (the durable write table against the fsync floor, and `store import`'s
+// documents/s; a few minutes, ~1 minute with --quick; with --only, only when it names `durable`;
+// `--no-durable` skips it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -215,6 +218,33 @@ function holdBench() {
   return { settings, rows: trees.at(-1).rows };
 }
 
+/** bench/durable.mjs's figures (its own processes), or `undefined` when not asked for. */
+function durableBench() {
+  const asked = only ? only.includes('durable') : !args.includes('--no-durable');
+  if (!asked) return undefined;
+  console.log('durable ...');
+  // Its tables (stderr) show as it goes; its figures are the last line of its stdout.
+  const run = spawnSync(process.execPath, [here('./durable.mjs'), '--json', ...(quick ? ['--quick'] : [])], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 30 * 60_000,
+  });
+  // A failure here must not lose the cases measured before it: the report says it failed.
+  if (run.status !== 0) {
+    const why =
+      run.error?.code === 'ETIMEDOUT' ? 'no end after 30 minutes' : `exit ${run.status ?? run.signal}`;
+    console.log(`durable failed (${why}; its output is above)`);
+    return { error: why };
+  }
+  return JSON.parse(run.stdout.trim().split('\n').at(-1));
+}
+
+/** results.md's section of bench/durable.mjs, after the rest. */
+const withDurable = (table, durable) =>
+  durable === undefined
+    ? table
+    : `${table}\n## Durable writes and import (bench/durable.mjs)\n\n${durable.error ? `failed: ${durable.error}\n` : durable.markdown}`;
+
 const git = (...gitArgs) => {
   try {
     return execFileSync('git', gitArgs, { cwd: here('.'), encoding: 'utf8' }).trim();
@@ -225,10 +255,13 @@ const git = (...gitArgs) => {
 
 /** `--report`: rewrites results.md from results.json and findings.md, measuring nothing. */
 function rewriteReport() {
-  const { meta, cases, compile, realtime, hold } = JSON.parse(readFileSync(here('./results.json'), 'utf8'));
+  const { meta, cases, compile, realtime, hold, durable } = JSON.parse(
+    readFileSync(here('./results.json'), 'utf8'),
+  );
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
-  writeFileSync(here('./results.md'), markdown(summarize(cases, compile, realtime, hold), meta, findings));
+  const table = markdown(summarize(cases, compile, realtime, hold), meta, findings);
+  writeFileSync(here('./results.md'), withDurable(table, durable));
 }
 
 async function main() {
@@ -265,6 +298,7 @@ async function main() {
   const compile = args.includes('--no-compile') ? undefined : compileBench();
   const realtime = realtimeMemory();
   const hold = holdBench();
+  const durable = durableBench();
   const order = cases.map((c) => c.name);
   results.sort(
     (a, b) =>
@@ -285,10 +319,10 @@ async function main() {
   };
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
-  const table = markdown(summary, meta, findings);
+  const table = withDurable(markdown(summary, meta, findings), durable);
   // Only a full run replaces the committed table; quick and partial runs write results.quick.*.
   const stem = quick || only ? './results.quick' : './results';
-  writeFileSync(here(`${stem}.json`), `${JSON.stringify({ meta, ...summary }, null, 2)}\n`);
+  writeFileSync(here(`${stem}.json`), `${JSON.stringify({ meta, ...summary, durable }, null, 2)}\n`);
   writeFileSync(here(`${stem}.md`), table);
   console.log(`\n${table}`);
   if (profileDir) console.log(`CPU profiles of every contender process: ${profileDir}`);

@@ -12,5 +12,6 @@ const io = {
   err: (line: string) => console.error(line),
   write: (text: string) => process.stdout.write(text),
   stopped,
+  progress: process.stderr,
 };
 runCli(process.argv.slice(2), io, process.env, version).then((code) => process.exit(code));

@@ -8,6 +8,7 @@ import type { Document } from '@store/common';
 import { isValidResourceName } from '@store/query';
 import { EJSON } from 'bson';
 import { CliError } from './cli-error';
+import { parseExtendedJson } from './extended-json';
 
 /** The collections of a file, and the top-level members that are not collections. */
 export interface DataFile {
@@ -40,7 +41,7 @@ export function readDataFile(path: string): DataFile {
   }
   let parsed: unknown;
   try {
-    parsed = EJSON.parse(text, { relaxed: true });
+    parsed = parseExtendedJson(text);
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${(error as Error).message}`);
   }

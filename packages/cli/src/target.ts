@@ -4,7 +4,8 @@
  * directory or an unreachable server is a clear error before anything is served.
  */
 import type { StoreDb } from '@store/common';
-import { createEmbeddedDb, EmbeddedDataError } from '@store/embedded';
+import { createEmbeddedDb, EmbeddedDataError, TEMPORARY_COLLECTION_PREFIX } from '@store/embedded';
+import type { IndexDescription } from 'mongodb';
 import { CliError } from './cli-error';
 
 /** An opened database, with the collection listing import and export need. */
@@ -12,13 +13,27 @@ export interface Target {
   db: StoreDb;
   /** For the start-up line: `embedded (in memory)`, `embedded (data in ./d)`, `MongoDB (mongodb://host/shop)`. */
   description: string;
-  /** Collection names holding data. */
+  /** Collection names holding data (an import's temporary collections left out). */
   collectionNames(): Promise<string[]>;
+  /** Creates the empty collection `name` with the indexes of `like` (an import's temporary collection). */
+  createLike(name: string, like: string): Promise<void>;
+  /**
+   * Renames each `from` to its `to`, replacing what `to` held (the last step of an import): in
+   * a data directory all at once, even across a crash; on MongoDB one collection after another.
+   */
+  renameOver(renames: Array<[from: string, to: string]>): Promise<void>;
+  /** Drops the collection `name` (an import's temporary collection, when the import fails). */
+  drop(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Whether `name` is a collection of the data (not an import's temporary one). */
+const isData = (name: string): boolean => !name.startsWith(TEMPORARY_COLLECTION_PREFIX);
+
 /** How long a MongoDB server may take to answer before the command gives up. */
 const SERVER_SELECTION_TIMEOUT_MS = 5_000;
+/** MongoDB's code for a collection that does not exist. */
+const NAMESPACE_NOT_FOUND = 26;
 
 /** A connection string with its password replaced, for messages. */
 function redactUri(uri: string): string {
@@ -68,8 +83,30 @@ async function openMongo(uri: string): Promise<Target> {
     collectionNames: async () =>
       (await db.listCollections({}, { nameOnly: true }).toArray())
         .map((each) => each.name)
-        .filter((each) => !each.startsWith('system.'))
+        .filter((each) => !each.startsWith('system.') && isData(each))
         .sort(),
+    async createLike(name, like) {
+      await db.createCollection(name);
+      // As mongorestore does: listIndexes' descriptions, less their version, create the same indexes.
+      const indexes = await db
+        .collection(like)
+        .listIndexes()
+        .toArray()
+        .catch((error: { code?: unknown }) => {
+          if (error.code === NAMESPACE_NOT_FOUND) return [];
+          throw error;
+        });
+      const copies = indexes
+        .filter((index) => index.name !== '_id_')
+        .map(({ v: _version, ns: _namespace, ...index }) => index as IndexDescription);
+      if (copies.length > 0) await db.collection(name).createIndexes(copies);
+    },
+    async renameOver(renames) {
+      for (const [from, to] of renames) await db.renameCollection(from, to, { dropTarget: true });
+    },
+    async drop(name) {
+      await db.dropCollection(name);
+    },
     close: () => client.close(),
   };
 }
@@ -95,7 +132,17 @@ export async function openTarget(flags: {
     db,
     description:
       dir === undefined ? 'embedded (in memory: data is lost on exit)' : `embedded (data in ${dir})`,
-    collectionNames: async () => (await db.listCollections().toArray()).map((each) => each.name),
+    collectionNames: async () =>
+      (await db.listCollections().toArray()).map((each) => each.name).filter(isData),
+    async createLike(name, like) {
+      for (const { spec, options } of db.collection(like).image().indexes) {
+        await db.collection(name).createIndex(spec, options);
+      }
+    },
+    renameOver: (renames) => db.renameCollections(renames),
+    async drop(name) {
+      await db.dropCollection(name);
+    },
     close: () => db.close(),
   };
 }

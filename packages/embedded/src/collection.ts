@@ -51,7 +51,11 @@ export interface EngineState {
   /** Why the database stopped serving, when not by `close()` (a journal that cannot be written). */
   failure?: string;
   /** A durable database's journal: the changes of one operation (or slice), on disk once the promise resolves. */
-  journal?: { record(changes: Change[]): Promise<void> };
+  journal?: {
+    record(changes: Change[]): Promise<void>;
+    /** Throws (a full disk) when a write must be refused before it changes anything. */
+    ready(): void;
+  };
 }
 
 /** An index as created, by name: what a durable database stores to create it again on open. */
@@ -111,13 +115,24 @@ function checkModifyOptions(options: ModifyOptions): void {
   }
 }
 
+/**
+ * The database's whole-collection operations (a rename, a drop), by symbol: kept off the public
+ * surface, since they are not journaled themselves (the database journals them).
+ */
+export const TAKE_OVER = Symbol('takeOver');
+export const EMPTY = Symbol('empty');
+
+/** The indexes of a collection whose documents' insertion sequence is `order` (they travel together on a rename). */
+const indexesOrderedBy = (order: Map<string, number>): CollectionIndexes =>
+  new CollectionIndexes((key) => order.get(key) ?? 0);
+
 /** An embedded collection; see {@link StoreCollection} for each method. */
 export class EmbeddedCollection implements StoreCollection {
   readonly collectionName: string;
-  readonly #docs = new Map<string, Document>();
-  readonly #indexes = new CollectionIndexes((key) => this.#order.get(key) ?? 0);
+  #docs = new Map<string, Document>();
   /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
-  readonly #order = new Map<string, number>();
+  #order = new Map<string, number>();
+  #indexes = indexesOrderedBy(this.#order);
   #inserted = 0;
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
@@ -128,7 +143,7 @@ export class EmbeddedCollection implements StoreCollection {
    */
   #nextExpiry = Number.POSITIVE_INFINITY;
   /** Indexes as created (key specification and options as given), by name. */
-  readonly #indexDefinitions = new Map<string, IndexDefinition>();
+  #indexDefinitions = new Map<string, IndexDefinition>();
   /** Changes of the operation (or slice) under way, for a durable database's journal: sent before any pause. */
   #changes: Change[] = [];
   /**
@@ -195,9 +210,11 @@ export class EmbeddedCollection implements StoreCollection {
   /**
    * Runs a write: its changes are applied at once (the operation stays atomic for concurrent
    * callers) and, on a durable database, it resolves only once they are on disk; a write that
-   * fails part-way (a duplicate key) still journals what it changed before failing.
+   * fails part-way (a duplicate key) still journals what it changed before failing. While the
+   * journal cannot write (a full disk) it is refused before it changes anything.
    */
   async #durably<T>(write: () => T): Promise<T> {
+    this.#state.journal?.ready();
     let result: T;
     try {
       result = write();
@@ -217,6 +234,7 @@ export class EmbeddedCollection implements StoreCollection {
    * is on disk only once every earlier one is.
    */
   async #durablyInSlices<T>(limits: WorkLimits | undefined, write: (work: Work) => Promise<T>): Promise<T> {
+    this.#state.journal?.ready();
     const synced: Array<Promise<void>> = [];
     const send = () => {
       const written = this.#commit();
@@ -809,6 +827,31 @@ export class EmbeddedCollection implements StoreCollection {
       this.#indexDefinitions.set(definition.name, definition);
     }
     this.#nextExpiry = Number.NEGATIVE_INFINITY;
+  }
+
+  /**
+   * Takes the documents and indexes of `source`, without copying (what this collection held is
+   * dropped), and leaves `source` empty: a rename. Nothing is journaled (the database records
+   * the rename). Not while a sliced operation (updateMany, deleteMany) runs on either collection.
+   */
+  [TAKE_OVER](source: EmbeddedCollection): void {
+    this.#docs = source.#docs;
+    this.#order = source.#order;
+    this.#indexes = source.#indexes;
+    this.#inserted = source.#inserted;
+    this.#nextExpiry = source.#nextExpiry;
+    this.#indexDefinitions = source.#indexDefinitions;
+    source[EMPTY]();
+  }
+
+  /** Drops every document and index, without journaling (the database records the drop). */
+  [EMPTY](): void {
+    this.#docs = new Map();
+    this.#order = new Map();
+    this.#indexes = indexesOrderedBy(this.#order);
+    this.#inserted = 0;
+    this.#nextExpiry = Number.POSITIVE_INFINITY;
+    this.#indexDefinitions = new Map();
   }
 
   /** The documents and index definitions as they are now (for a snapshot); the documents are never changed in place. */

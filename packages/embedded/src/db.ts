@@ -4,12 +4,21 @@
  * snapshot in the background; see durable/data-directory.ts).
  */
 import type { StoreDb } from '@store/common';
-import { EmbeddedCollection, type EngineState } from './collection';
+import { EMPTY, EmbeddedCollection, type EngineState, TAKE_OVER } from './collection';
 import { openDataDirectory, startJournal, writeSnapshot } from './durable/data-directory';
+import { type FileSystem, nodeFileSystem } from './durable/file-system';
 import type { Change } from './durable/records';
 import { encodeRecord } from './durable/records';
+import { EmbeddedDbError } from './errors';
 
 const embeddedDbs = new WeakSet<object>();
+
+/**
+ * Collections named with this prefix are temporary: an import fills them, then renames them into
+ * place in one step ({@link EmbeddedDb.renameCollections}). Opening a data directory drops any
+ * that a crash left behind. No resource name can begin with it (it holds dots).
+ */
+export const TEMPORARY_COLLECTION_PREFIX = 'tmp.import.';
 
 /** True for a database made by {@link createEmbeddedDb}. */
 export function isEmbeddedDb(value: unknown): value is EmbeddedDb {
@@ -21,6 +30,15 @@ export interface EmbeddedDb extends StoreDb {
   collection(name: string): EmbeddedCollection;
   /** The collections that hold documents or indexes, as the driver's `listCollections` names them. */
   listCollections(): { toArray(): Promise<Array<{ name: string }>> };
+  /**
+   * Renames collections all at once: each `to` takes the documents and indexes of its `from`
+   * (what `to` held is dropped, as the driver's `rename` with `dropTarget` does) and `from` is
+   * left empty. With `dir` the renames are one journal record: after a crash either all of them
+   * happened or none did. Throws (code 73) on a `from` equal to its `to`, or a name used twice.
+   */
+  renameCollections(renames: ReadonlyArray<readonly [from: string, to: string]>): Promise<void>;
+  /** Drops a collection, documents and indexes (one journal record); answers whether it existed. */
+  dropCollection(name: string): Promise<boolean>;
   /**
    * Stops the database: later operations fail (code 11600, like a server shutting down). With
    * `dir`, resolves once every write is on disk and a compaction under way is finished, and
@@ -44,10 +62,24 @@ export interface EmbeddedDbOptions {
    */
   compactAfterBytes?: number;
   /**
-   * Where a recovered journal is reported (a write cut short by a crash, set aside).
+   * Where the data directory's events are reported: a write cut short by a crash set aside, a
+   * repair, a directory other users can reach, a lock found taken by another process.
    * @default console.warn
    */
   warn?: (message: string) => void;
+  /**
+   * The file-system calls the journal and compaction write through: for tests, which make them
+   * fail as a full disk does.
+   * @default node:fs
+   */
+  fileSystem?: FileSystem;
+  /**
+   * Opens a directory whose journal is damaged with whole records after the damage (which is
+   * refused otherwise): the damaged bytes are set aside in a file beside the journal, every
+   * whole record is kept, and `warn` reports what was done (`store repair` does this).
+   * @default false
+   */
+  repair?: boolean;
 }
 
 const DEFAULT_COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
@@ -82,6 +114,22 @@ export function createEmbeddedDb(options: EmbeddedDbOptions = {}): EmbeddedDb {
           .map(([name]) => ({ name }))
           .sort((a, b) => (a.name < b.name ? -1 : 1)),
     }),
+    async renameCollections(renames) {
+      checkUsable(state);
+      checkRenames(renames);
+      state.journal?.ready();
+      for (const [from, to] of renames) collection(to)[TAKE_OVER](collection(from));
+      await state.journal?.record(renames.map(([from, to]) => ({ c: from, renameTo: to })));
+    },
+    async dropCollection(name) {
+      checkUsable(state);
+      state.journal?.ready();
+      const found = collection(name);
+      const existed = found.exists();
+      found[EMPTY]();
+      await state.journal?.record([{ c: name, drop: true }]);
+      return existed;
+    },
     async close() {
       if (state.closed && !durable) return;
       state.closed = true;
@@ -93,6 +141,26 @@ export function createEmbeddedDb(options: EmbeddedDbOptions = {}): EmbeddedDb {
   return db;
 }
 
+function checkUsable(state: EngineState): void {
+  if (state.closed) {
+    throw new EmbeddedDbError('InterruptedAtShutdown', state.failure ?? 'the embedded database is closed');
+  }
+}
+
+function checkRenames(renames: ReadonlyArray<readonly [from: string, to: string]>): void {
+  const names = renames.flat();
+  const problem = renames.some(([from, to]) => from === to)
+    ? 'a collection cannot be renamed to itself'
+    : new Set(names).size < names.length
+      ? 'a collection is named in two renames'
+      : names.find(
+            (name) => typeof name !== 'string' || name === '' || name.includes('$') || name.includes('\0'),
+          )
+        ? 'a collection name must be a non-empty string without $ or NUL'
+        : undefined;
+  if (problem) throw new EmbeddedDbError('InvalidNamespace', problem);
+}
+
 function openDurable(
   options: EmbeddedDbOptions,
   state: EngineState,
@@ -101,9 +169,24 @@ function openDurable(
 ): { close(): Promise<void> } {
   const dir = options.dir as string;
   const compactAfter = options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES;
-  const opened = openDataDirectory(dir, options.warn ?? console.warn);
+  const warn = options.warn ?? console.warn;
+  const fs = options.fileSystem ?? nodeFileSystem;
+  let lockLost = false;
+  const opened = openDataDirectory(dir, warn, fs, {
+    repair: options.repair ?? false,
+    lost: (message) => {
+      // Another process writes the directory now: this one stops, so that they never both do.
+      lockLost = true;
+      warn(`[@store/embedded] ${message}`);
+      state.closed = true;
+      state.failure = `the embedded database stopped: ${message}`;
+    },
+  });
+  // A collection an import was filling when the process stopped is dropped.
+  const leftovers: Change[] = [];
   for (const [name, image] of opened.collections) {
-    collection(name).restore(image.docs.values(), image.indexes.values());
+    if (name.startsWith(TEMPORARY_COLLECTION_PREFIX)) leftovers.push({ c: name, drop: true });
+    else collection(name).restore(image.docs.values(), image.indexes.values());
   }
   const { journal } = opened;
   let generation = opened.generation;
@@ -111,30 +194,39 @@ function openDurable(
   let compaction: Promise<void> | undefined;
   let released = false;
 
-  const fail = (error: Error) => {
+  // A write the journal refused for a full disk (or no file descriptor) leaves the database
+  // serving, reads and all: the journal tries the write again by itself. Any other failure
+  // stops it.
+  const fail = () => {
+    if (!journal.failure || state.closed) return;
     state.closed = true;
-    state.failure = `the embedded database stopped: ${error.message}`;
+    state.failure = `the embedded database stopped: ${journal.failure.message}`;
   };
   const compact = async () => {
+    // The switch is queued behind every record appended so far, and the snapshot is the state
+    // of this instant: what those records hold, and nothing of the later ones.
     generation += 1;
-    startJournal(dir, journal, generation);
+    const switched = startJournal(dir, journal, generation);
     const image = [...collections].map(([name, found]): [string, ReturnType<EmbeddedCollection['image']>] => [
       name,
       found.image(),
     ]);
     try {
-      snapshotBytes = await writeSnapshot(dir, generation, image);
+      await switched;
+      snapshotBytes = await writeSnapshot(dir, generation, image, fs);
       await journal.closeOlder();
     } catch (error) {
-      // The journals still hold everything: the next compaction tries again.
-      (options.warn ?? console.warn)(`[@store/embedded] compaction failed: ${(error as Error).message}`);
+      // The journals still hold everything: a refused switch is made with a later write, and
+      // the next compaction tries again.
+      warn(`[@store/embedded] compaction failed: ${(error as Error).message}`);
     }
   };
   state.journal = {
+    ready: () => journal.ready(),
     record(changes: Change[]) {
       const written = journal.append(encodeRecord(changes));
       written.catch(fail);
-      if (!compaction && journal.size > Math.max(compactAfter, snapshotBytes)) {
+      if (!compaction && !journal.switching && journal.size > Math.max(compactAfter, snapshotBytes)) {
         compaction = compact().finally(() => {
           compaction = undefined;
         });
@@ -142,6 +234,7 @@ function openDurable(
       return written;
     },
   };
+  if (leftovers.length > 0) state.journal.record(leftovers).catch(() => undefined);
   return {
     async close() {
       if (released) return;
@@ -149,8 +242,14 @@ function openDurable(
       try {
         while (compaction) await compaction;
         // A clean shutdown leaves a snapshot, so the next open reads packed records only.
-        if (journal.size > COMPACT_ON_CLOSE_BYTES) await compact();
-        await journal.close();
+        if (journal.size > COMPACT_ON_CLOSE_BYTES && !journal.switching && !lockLost) await compact();
+        const unwritten = await journal.close();
+        if (unwritten > 0) {
+          warn(
+            `[@store/embedded] ${unwritten} writes refused for a full disk were never saved to ${dir}: ` +
+              'the directory holds every acknowledged write and none of them',
+          );
+        }
       } finally {
         opened.unlock();
       }

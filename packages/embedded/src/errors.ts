@@ -30,6 +30,8 @@ export const EMBEDDED_ERROR_CODES = {
   NoQueryExecutionPlans: 291,
   DuplicateKey: 11000,
   InterruptedAtShutdown: 11600,
+  /** A durable database's disk (or quota) is full: the write was refused, reads still answer. */
+  OutOfDiskSpace: 14031,
   ExceededExaminedLimit: EXCEEDED_EXAMINED_LIMIT,
 } as const satisfies Record<string, number>;
 

@@ -5,7 +5,15 @@
  */
 
 export { EmbeddedCollection } from './collection';
-export { createEmbeddedDb, type EmbeddedDb, type EmbeddedDbOptions, isEmbeddedDb } from './db';
+export {
+  createEmbeddedDb,
+  type EmbeddedDb,
+  type EmbeddedDbOptions,
+  isEmbeddedDb,
+  TEMPORARY_COLLECTION_PREFIX,
+} from './db';
+export { backupDataDirectory, type DataDirectoryBackup } from './durable/backup';
 export { type DataErrorReason, EmbeddedDataError } from './durable/data-error';
+export { type FileSystem, nodeFileSystem } from './durable/file-system';
 export { EMBEDDED_ERROR_CODES, EmbeddedDbError, type EmbeddedErrorCodeName } from './errors';
 export { documentTest, projectDocument } from './match-documents';

@@ -1,42 +1,32 @@
 /**
  * A data directory of the embedded engine:
  *
- *     LOCK               the pid of the process that has it open (see lock.ts)
+ *     LOCK               the process that has it open (see lock.ts)
  *     snapshot.bson      every collection at the start of journal generation g (header says g)
  *     journal-<g>.log    the changes since, one record per operation (per slice of a long
  *                        updateMany / deleteMany), synced before it is acknowledged
  *
  * Opening reads the snapshot, replays journals g, g+1, ... in order and rebuilds the indexes.
- * Compaction starts journal g+1, writes the state of that instant as `snapshot.tmp` in the
- * background, syncs it, renames it over `snapshot.bson` and deletes the older journals: a
- * crash at any point leaves a snapshot and the journals that complete it.
+ * Compaction switches to journal g+1 (created only once every earlier record is synced, see
+ * journal.ts), writes the state of that instant as `snapshot.tmp` in the background, syncs it,
+ * renames it over `snapshot.bson` and deletes the older journals: a crash at any point leaves a
+ * snapshot and the journals that complete it.
  */
-import {
-  closeSync,
-  existsSync,
-  fdatasyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { open } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Document } from '@store/common';
 import type { IndexDefinition } from '../collection';
 import { idKey } from '../values';
 import { EmbeddedDataError } from './data-error';
+import { makeDataDirectory } from './data-home';
+import { type FileSystem, nodeFileSystem } from './file-system';
 import { Journal, syncDirectory, touchFile } from './journal';
 import { lockDirectory } from './lock';
-import { type Change, decodeRecords, encodeRecord } from './records';
+import { type Change, decodeRecords, encodeRecord, scanRecords } from './records';
+import { cutTornTail, damagedJournal, repairJournal } from './recovery';
 
-const SNAPSHOT = 'snapshot.bson';
+export const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.tmp';
 const FORMAT = 'store-embedded';
 const FORMAT_VERSION = 1;
@@ -44,7 +34,7 @@ const JOURNAL = /^journal-(\d+)\.log$/;
 /** Changes per snapshot record. */
 const SNAPSHOT_BATCH = 1_000;
 
-const journalName = (generation: number): string => `journal-${generation}.log`;
+export const journalName = (generation: number): string => `journal-${generation}.log`;
 
 /** One collection as read from disk. */
 interface CollectionImage {
@@ -76,6 +66,11 @@ function apply(collections: Map<string, CollectionImage>, change: Document): boo
     image.indexes.set(index.name, index);
   } else if (typeof change.dropIndex === 'string') {
     image.indexes.delete(change.dropIndex);
+  } else if (typeof change.renameTo === 'string') {
+    collections.set(change.renameTo, image);
+    collections.delete(change.c);
+  } else if (change.drop === true) {
+    collections.delete(change.c);
   } else {
     return false;
   }
@@ -113,7 +108,7 @@ function readSnapshot(dir: string, collections: Map<string, CollectionImage>): n
 }
 
 /** The journals of `dir` by generation, oldest first. */
-function journalsOf(dir: string): number[] {
+export function journalsOf(dir: string): number[] {
   return readdirSync(dir)
     .flatMap((name) => {
       const match = JOURNAL.exec(name);
@@ -123,37 +118,39 @@ function journalsOf(dir: string): number[] {
 }
 
 /**
- * Replays one journal. A damaged record ends it: a torn tail (the write that was under way when
- * the process died, never acknowledged) is cut off, after a copy of the cut bytes is kept
- * beside it. Damage in a journal that a newer one follows is corruption: nothing is opened.
+ * Replays one journal. A torn tail (damage with no whole record after it: the write under way
+ * when the process died, never acknowledged) is cut off, after a copy of the cut bytes is kept
+ * beside it. Damage followed by whole records, or in a journal that a newer one follows, is
+ * corruption: nothing is opened, unless `repair` asks to set the damaged bytes aside and keep
+ * every whole record (see recovery.ts). Answers the journal's size.
  */
 function replayJournal(
   path: string,
   collections: Map<string, CollectionImage>,
   last: boolean,
   warn: (message: string) => void,
+  repair: boolean,
 ): number {
   const bytes = readFileSync(path);
-  const { records, end, damage } = decodeRecords(bytes);
-  for (const record of records) {
+  const scan = scanRecords(bytes);
+  const [damage] = scan.damage;
+  if (damage && !repair) {
+    if (scan.afterDamage > 0) throw damagedJournal(path, scan);
+    if (!last) throw corrupt(path, `${damage.reason} at byte ${damage.offset}, and a newer journal follows`);
+  }
+  for (const record of scan.records) {
     for (const change of record) if (!apply(collections, change)) throw corrupt(path, 'an unknown record');
   }
   if (!damage) return bytes.length;
-  if (!last) throw corrupt(path, `${damage.reason} at byte ${damage.offset}, and a newer journal follows`);
-  const kept = `${path}.damaged-${Date.now()}`;
-  writeFileSync(kept, bytes.subarray(end));
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, end);
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  warn(
-    `[@store/embedded] ${path}: ${damage.reason} at byte ${damage.offset}; the last ${bytes.length - end} bytes ` +
-      `(a write cut short, never acknowledged) were set aside in ${kept}`,
-  );
-  return end;
+  return scan.afterDamage > 0 ? repairJournal(path, bytes, scan, warn) : cutTornTail(path, bytes, scan, warn);
+}
+
+/** How `openDataDirectory` deals with damage and a lost lock. */
+export interface OpenOptions {
+  /** Sets damaged journal bytes aside and keeps every whole record, instead of refusing. */
+  repair?: boolean;
+  /** Called if the directory's lock is found removed or taken by another process. */
+  lost?: (message: string) => void;
 }
 
 /** What `openDataDirectory` read. */
@@ -167,10 +164,18 @@ export interface OpenedDirectory {
   unlock(): void;
 }
 
-/** Locks `dir` (creating it if needed) and reads everything it holds. */
-export function openDataDirectory(dir: string, warn: (message: string) => void): OpenedDirectory {
-  mkdirSync(dir, { recursive: true });
-  const unlock = lockDirectory(dir);
+/**
+ * Locks `dir` (creating it if needed) and reads everything it holds; the journal then writes
+ * through `fs`.
+ */
+export function openDataDirectory(
+  dir: string,
+  warn: (message: string) => void,
+  fs: FileSystem = nodeFileSystem,
+  { repair = false, lost }: OpenOptions = {},
+): OpenedDirectory {
+  makeDataDirectory(dir, warn);
+  const unlock = lockDirectory(dir, lost);
   try {
     const tmp = join(dir, SNAPSHOT_TMP);
     if (existsSync(tmp)) unlinkSync(tmp); // a compaction cut short: the journals still hold its data
@@ -181,69 +186,100 @@ export function openDataDirectory(dir: string, warn: (message: string) => void):
       unlinkSync(join(dir, journalName(stale)));
     }
     const live = journals.filter((generation) => generation >= snapshotGeneration);
+    // Only empty journals after it count as none: a switch creates the next journal only once
+    // every record of the older one is synced, so an empty newest journal beside a torn one is a
+    // switch cut short (or left by an earlier version, which wrote the old journal after
+    // creating the new one) and its torn record was never acknowledged.
+    const newestWithRecords = live.findLastIndex(
+      (generation) => statSync(join(dir, journalName(generation))).size > 0,
+    );
     let size = 0;
     for (const [i, generation] of live.entries()) {
-      size = replayJournal(join(dir, journalName(generation)), collections, i === live.length - 1, warn);
+      const last = i >= newestWithRecords;
+      size = replayJournal(join(dir, journalName(generation)), collections, last, warn, repair);
     }
     const generation = live.at(-1) ?? snapshotGeneration;
     const path = join(dir, journalName(generation));
     if (live.length === 0) touchFile(path, dir);
     const snapshotPath = join(dir, SNAPSHOT);
     const snapshotBytes = existsSync(snapshotPath) ? statSync(snapshotPath).size : 0;
-    return { collections, journal: new Journal(path, size), generation, snapshotBytes, unlock };
+    return { collections, journal: new Journal(path, size, fs), generation, snapshotBytes, unlock };
   } catch (error) {
     unlock();
     throw error;
   }
 }
 
-/** Starts journal `generation` in `dir` and sends the journal's later records to it. */
-export function startJournal(dir: string, journal: Journal, generation: number): void {
-  const path = join(dir, journalName(generation));
-  touchFile(path, dir);
-  journal.switchTo(path);
+/**
+ * Switches the journal to journal `generation` in `dir`: the file is created (and synced, with
+ * its directory entry) only once every record appended before is on disk, and the records
+ * appended after go there. Resolves once it is created; a refused switch (no space, no file
+ * descriptor) rejects and is tried again with the next write.
+ */
+export function startJournal(dir: string, journal: Journal, generation: number): Promise<void> {
+  return journal.switchTo(join(dir, journalName(generation)));
 }
 
 /**
  * Writes `state` as the snapshot of `generation` (through a temporary file, synced, renamed),
  * yielding to other work between batches, then deletes the journals it makes useless.
- * Answers the snapshot's size.
+ * Answers the snapshot's size. A failure (a full disk) removes the temporary file and leaves
+ * the previous snapshot and every journal as they were.
  */
-export async function writeSnapshot(dir: string, generation: number, state: StateImage): Promise<number> {
+export async function writeSnapshot(
+  dir: string,
+  generation: number,
+  state: StateImage,
+  fs: FileSystem = nodeFileSystem,
+): Promise<number> {
   const tmp = join(dir, SNAPSHOT_TMP);
-  const handle = await open(tmp, 'w');
+  const fd = fs.open(tmp, 'w');
   let bytes = 0;
-  const write = async (changes: Document[]) => {
+  const write = (changes: Document[]) => {
     const record = encodeRecord(changes);
+    let written = 0;
+    while (written < record.length) written += fs.write(fd, record, written, record.length - written);
     bytes += record.length;
-    await handle.write(record);
   };
   try {
-    await write([{ format: FORMAT, version: FORMAT_VERSION, generation }]);
-    let batch: Change[] = [];
-    let documents = 0;
-    for (const [name, { docs, indexes }] of state) {
-      for (const index of indexes) batch.push({ c: name, index });
-      for (const doc of docs) {
-        batch.push({ c: name, put: doc });
-        documents += 1;
-        if (batch.length >= SNAPSHOT_BATCH) {
-          await write(batch);
-          batch = [];
-          await nextTurn();
+    try {
+      write([{ format: FORMAT, version: FORMAT_VERSION, generation }]);
+      let batch: Change[] = [];
+      let documents = 0;
+      for (const [name, { docs, indexes }] of state) {
+        for (const index of indexes) batch.push({ c: name, index });
+        for (const doc of docs) {
+          batch.push({ c: name, put: doc });
+          documents += 1;
+          if (batch.length >= SNAPSHOT_BATCH) {
+            write(batch);
+            batch = [];
+            await nextTurn();
+          }
         }
       }
+      if (batch.length > 0) write(batch);
+      write([{ end: true, documents }]);
+      await fs.datasyncInBackground(fd);
+    } finally {
+      fs.close(fd);
     }
-    if (batch.length > 0) await write(batch);
-    await write([{ end: true, documents }]);
-    await handle.datasync();
-  } finally {
-    await handle.close();
+    fs.rename(tmp, join(dir, SNAPSHOT));
+  } catch (error) {
+    try {
+      fs.unlink(tmp); // frees its space; the previous snapshot and the journals hold everything
+    } catch {
+      // Already gone, or removed by the next open.
+    }
+    throw error;
   }
-  renameSync(tmp, join(dir, SNAPSHOT));
-  syncDirectory(dir);
+  syncDirectory(dir, fs);
   for (const older of journalsOf(dir).filter((journal) => journal < generation)) {
-    unlinkSync(join(dir, journalName(older)));
+    try {
+      fs.unlink(join(dir, journalName(older)));
+    } catch {
+      // Left for the next open, which deletes the journals older than the snapshot.
+    }
   }
   return bytes;
 }

@@ -24,7 +24,11 @@ export type Change =
   /** An index created (its name, key specification and options). */
   | { c: string; index: { name: string; spec: IndexSpec; options: IndexOptions } }
   /** An index dropped, by name. */
-  | { c: string; dropIndex: string };
+  | { c: string; dropIndex: string }
+  /** The collection renamed: `renameTo` takes its documents and indexes, whatever it held before. */
+  | { c: string; renameTo: string }
+  /** The collection dropped, documents and indexes. */
+  | { c: string; drop: true };
 
 /**
  * BSON for `docs`: one `{ pack: [...] }` document when there are several (one deserialization
@@ -57,10 +61,13 @@ export interface Damage {
   reason: string;
 }
 
-/** The records of `bytes` in order, and where (if anywhere) the first damaged one starts. */
-export function decodeRecords(bytes: Buffer): { records: Document[][]; end: number; damage?: Damage } {
+/** The records of `bytes` from `from` in order, and where (if anywhere) the first damaged one starts. */
+export function decodeRecords(
+  bytes: Buffer,
+  from = 0,
+): { records: Document[][]; end: number; damage?: Damage } {
   const records: Document[][] = [];
-  let offset = 0;
+  let offset = from;
   while (offset < bytes.length) {
     const damage = (reason: string) => ({ records, end: offset, damage: { offset, reason } });
     if (bytes.length - offset < HEADER_BYTES) return damage('a record header cut short');
@@ -94,4 +101,98 @@ function splitDocuments(payload: Buffer): Document[] | undefined {
     return undefined;
   }
   return docs;
+}
+
+/** A stretch of a file holding no whole record: from the damaged record to the next whole one. */
+interface DamagedSpan extends Damage {
+  /** Where the next whole record starts (the end of the file when none follows). */
+  end: number;
+}
+
+/** Every whole record of a file, also those after damage. */
+export interface RecordScan {
+  records: Document[][];
+  /** The stretches of whole records, `[start, end)`, in order: what a repair keeps. */
+  kept: Array<[start: number, end: number]>;
+  /** The damaged stretches, in order. */
+  damage: DamagedSpan[];
+  /** How many of `records` come after the first damaged stretch. */
+  afterDamage: number;
+}
+
+/** Whether a whole, valid record starts at `at`. */
+function recordAt(bytes: Buffer, at: number): boolean {
+  if (at < 0 || bytes.length - at < HEADER_BYTES) return false;
+  const length = bytes.readUInt32LE(at);
+  const start = at + HEADER_BYTES;
+  if (length < 5 || start + length > bytes.length) return false;
+  const first = bytes.readInt32LE(start); // a payload starts with its first document's length
+  if (first < 5 || first > length) return false;
+  const payload = bytes.subarray(start, start + length);
+  return crc32(payload) === bytes.readUInt32LE(at + 4) && splitDocuments(payload) !== undefined;
+}
+
+/**
+ * Where a record whose length runs past the end of the file would end if only its length were
+ * damaged: after whole documents whose checksum is the record's. Undefined for a record that
+ * was cut short (a torn tail).
+ */
+function endByDocuments(bytes: Buffer, start: number, checksum: number): number | undefined {
+  let at = start;
+  while (bytes.length - at >= 5) {
+    const size = bytes.readInt32LE(at);
+    if (size < 5 || at + size > bytes.length) return undefined;
+    at += size;
+    if (crc32(bytes.subarray(start, at)) === checksum) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Where the whole records after the damaged record at `damaged` start again, if anywhere.
+ * The damaged record's own extent is trusted first (a damaged payload); failing that the bytes
+ * are searched for the next whole record, but one inside the damaged record's extent counts
+ * only if the records from it run past that extent: the bytes of a record cut short (a
+ * document's own contents) never pass for records that follow it.
+ */
+function resume(bytes: Buffer, damaged: number): number | undefined {
+  if (bytes.length - damaged < HEADER_BYTES) return undefined;
+  const length = bytes.readUInt32LE(damaged);
+  const start = damaged + HEADER_BYTES;
+  if (length === 0 || start + length > bytes.length) {
+    const end = endByDocuments(bytes, start, bytes.readUInt32LE(damaged + 4));
+    return end !== undefined && recordAt(bytes, end) ? end : undefined;
+  }
+  const extent = start + length;
+  if (recordAt(bytes, extent)) return extent;
+  for (let at = damaged + 1; at + HEADER_BYTES < bytes.length; at++) {
+    if (!recordAt(bytes, at)) continue;
+    if (at >= extent || decodeRecords(bytes, at).end > extent) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Reads every whole record of `bytes`: after a damaged one, reading starts again at the next
+ * whole record (see `resume`), so that damage in the middle of a file is told apart from a torn
+ * tail (damage with nothing whole after it).
+ */
+export function scanRecords(bytes: Buffer): RecordScan {
+  const scan: RecordScan = { records: [], kept: [], damage: [], afterDamage: 0 };
+  let at = 0;
+  while (at < bytes.length) {
+    const part = decodeRecords(bytes, at);
+    if (scan.damage.length === 0) scan.records = part.records;
+    else {
+      for (const record of part.records) scan.records.push(record);
+      scan.afterDamage += part.records.length;
+    }
+    if (part.end > at) scan.kept.push([at, part.end]);
+    if (!part.damage) break;
+    const next = resume(bytes, part.damage.offset);
+    scan.damage.push({ ...part.damage, end: next ?? bytes.length });
+    if (next === undefined) break;
+    at = next;
+  }
+  return scan;
 }
