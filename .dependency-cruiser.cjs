@@ -34,6 +34,7 @@ const FOLDER_ORDER = {
   'auth-magic': ['flows', 'http'],
   embedded: ['compiled-filter', 'durable'],
   'test-kit': ['wire', 'http'],
+  query: ['dialects'],
 };
 
 /** One rule per folder: its shipped files import no folder after it in its package's order. */

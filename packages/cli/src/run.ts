@@ -1,8 +1,7 @@
 /**
- * The `store` command: `serve`, `import`, `export`. Each prints its help
+ * The `store` command: `serve`, `import`, `export`, `backup`, `repair`. Each prints its help
  * with `--help`; a usage error exits 2, any other failure 1, with one line on stderr.
  */
-import { writeFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,11 +9,15 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { createStoreHandler, type StoreConfig, type StorePlugin } from '@store/core';
 import { openapi } from '@store/openapi';
 import { answeredHosts, hostCheck, parseAllowedHosts } from './allowed-hosts';
+import { backupCommand } from './backup';
 import { CliError } from './cli-error';
 import { exportCollections, importCollections, occupied } from './collections';
 import { formatDataFile, readDataFile } from './data-file';
 import { accessLines, corsOption } from './local-access';
 import { listen, onLoopback, storeServer } from './node-server';
+import { writePrivateFile } from './private-file';
+import type { ProgressStream } from './progress';
+import { repairDataDirectory } from './repair';
 import { openTarget, type Target } from './target';
 
 /** The reference page's plugin, by name: a config that brings its own keeps it. */
@@ -28,10 +31,13 @@ export interface CliIo {
   write(text: string): void;
   /** Resolves when the process is asked to stop (SIGINT, SIGTERM): ends `serve`. */
   stopped: Promise<string>;
+  /** Where an import's progress bars are drawn, on a terminal only (the binary: stderr); none when absent. */
+  progress?: ProgressStream;
 }
 
 const STORAGE_FLAGS = `  --db <uri>        a MongoDB connection string with a database name (mongodb://host:27017/mydb)
-  --data <dir>      keep the data in this directory (every write on disk before it is answered)
+  --data <dir>      keep the data in this directory (every write on disk before it is answered;
+                    one process at a time; created readable by its owner only, mode 0700)
                     neither: in memory, gone when the command exits (STORE_DATA sets --data)`;
 
 const HELP = {
@@ -41,6 +47,8 @@ Commands:
   serve             serve every resource over REST (json-server style: open to anyone)
   import <file>     load the collections of a JSON file (json-server's db.json works as is)
   export [file]     write every collection as JSON (to stdout without a file)
+  backup <dest>     copy a data directory consistently, also while it is served
+  repair            open a data directory whose journal is damaged, keeping every intact record
 
 Run "store <command> --help" for a command's options. "store --version" prints the version.`,
   serve: `Usage: store serve [options]
@@ -49,7 +57,10 @@ Serves GET/POST /<resources>, GET/PUT/PATCH/DELETE /<resources>/<id> and the who
 language for any plural name, with no set-up.
 
 ${STORAGE_FLAGS}
-  --seed <file>     load this JSON file at start, when its collections are empty
+  --seed <file>     load this JSON file at start, when its collections are empty (as "store
+                    import" does: all or nothing, internal collections refused)
+  --include-internal
+                    let --seed load the store's internal collections (svc-sessions, ...)
   --port <n>        port to listen on (default 3000, or PORT)
   --host <host>     address to listen on (default 127.0.0.1, or HOST). On a loopback address
                     (127.0.0.1, localhost, ::1) it answers only requests for the names
@@ -68,22 +79,53 @@ ${STORAGE_FLAGS}
                     delete the data), a comma-separated list of origins, or "off"; it
                     overrides the config's cors
   --no-docs         no API reference: /openapi.json and the /docs page are on by default
+  --no-dialects     read only the store's own query language: json-server's parameters
+                    (_sort, _page, _embed, views_gte, ...) and simple-rest's (filter, range,
+                    sort) are on by default, as are X-Total-Count, Link and Content-Range
+  --no-id           name the primary key _id on the wire: by default it is shown and read
+                    as id (a db.json's "id": 1 stays the number 1, at /posts/1)
   -h, --help        this help`,
   import: `Usage: store import <file.json> [options]
 
 Loads an object of arrays ({ "posts": [...], "comments": [...] }): each array becomes a
 collection. json-server's db.json imports as is: "id" becomes "_id"; members that are not
 arrays (such as "profile") are reported and left out. Extended JSON keeps ObjectIds and dates.
+All or nothing: every document is checked first (an _id twice, an array as _id), then the
+collections are written in batches and made visible in one last step, so a failure or a crash
+leaves the data as it was. The store's internal collections (svc-sessions, svc-magic-links,
+svc-magic-codes, svc-rate-limits) are refused; "users" imports like any other collection.
 
 ${STORAGE_FLAGS}
-  --replace         delete what the collections already hold first (else that is refused)
+  --replace         replace what the collections already hold (else that is refused)
+  --include-internal
+                    import the store's internal collections too (sessions, sign-in secrets)
   -h, --help        this help`,
   export: `Usage: store export [file.json] [options]
 
 Writes every collection as one JSON object of arrays (Extended JSON: ObjectIds and dates kept),
-to the file, or to stdout without one. "store import" reads it back.
+to the file, or to stdout without one. "store import" reads it back. The file is
+readable by its owner only (mode 0600): it holds every document.
 
 ${STORAGE_FLAGS}
+  -h, --help        this help`,
+  backup: `Usage: store backup --data <dir> <dest>
+
+Copies the data directory <dir> to <dest> (a new or empty directory, created with mode 0700,
+its files 0600), consistent even while "store serve" has <dir> open and writes: the snapshot,
+then the journals in order, the newest up to its last whole record, started again if a
+compaction ran meanwhile. The copy is then opened to check it. Open it with --data <dest>.
+
+  --data <dir>      the data directory to copy (STORE_DATA sets it)
+  -h, --help        this help`,
+  repair: `Usage: store repair --data <dir>
+
+A start refuses a data directory whose journal is damaged (a flipped bit, a bad sector) with
+intact records after the damage, naming the file and the byte. This opens it anyway: the
+damaged bytes are set aside in a file beside the journal (journal-<n>.log.damaged-<time>),
+every intact record is kept, and each step is reported. The records the damage covered are
+lost: restore them from a backup (store backup) if you have one. Stop the store first.
+
+  --data <dir>      the data directory to repair (STORE_DATA sets it)
   -h, --help        this help`,
 } as const;
 
@@ -149,6 +191,31 @@ async function docsPlugin(
   return [openapi({ title: 'store serve' })];
 }
 
+/**
+ * `dialects` and `wireId` of `store serve`: both dialects and `id` unless `--no-dialects` /
+ * `--no-id` say otherwise, else what the config says, else on.
+ */
+function clientOptions(
+  values: { 'no-dialects'?: boolean | undefined; 'no-id'?: boolean | undefined },
+  config: StoreConfig,
+): Pick<StoreConfig, 'dialects' | 'wireId'> {
+  return {
+    dialects: values['no-dialects'] === true ? false : (config.dialects ?? true),
+    wireId: values['no-id'] === true ? '_id' : (config.wireId ?? 'id'),
+  };
+}
+
+/** Where `store serve` writes: never into the seed file, which is only read. */
+function writesLine(flags: { db?: string | undefined; data?: string | undefined }, seed: string | undefined) {
+  const where =
+    flags.db !== undefined
+      ? 'writes go to the MongoDB database'
+      : flags.data !== undefined
+        ? `writes go to the data directory ${flags.data}`
+        : 'writes go to memory: lost when the command exits (--data <dir> keeps them)';
+  return seed === undefined ? where : `${where}; ${seed} is only read, never written`;
+}
+
 async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parse('serve', args, {
     ...STORAGE_OPTIONS,
@@ -159,6 +226,9 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     cors: { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'no-docs': { type: 'boolean' },
+    'no-dialects': { type: 'boolean' },
+    'no-id': { type: 'boolean' },
+    'include-internal': { type: 'boolean' },
   });
   if (values.help) return help(io, 'serve');
   const port = portOf(values.port ?? env.PORT);
@@ -177,7 +247,11 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     if (seed) {
       const taken = await occupied(target, seed);
       if (taken.length === 0) {
-        const seeded = await importCollections(target, seed, { replace: false });
+        const seeded = await importCollections(target, seed, {
+          replace: false,
+          includeInternal: values['include-internal'] === true,
+          progressTo: io.progress,
+        });
         io.out(
           `seeded from ${values.seed}: ${seeded.map(([name, count]) => `${name} (${count})`).join(', ')}`,
         );
@@ -193,6 +267,9 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
       cors,
       // Rate limits per client on, with core's defaults (a config's own rateLimit, false included, wins).
       rateLimit: config.rateLimit ?? true,
+      // Clients written for json-server, react-admin or Refine work as they are (a flag, then the
+      // config, decides otherwise).
+      ...clientOptions(values, config),
       plugins: [...(config.plugins ?? []), ...docs],
     });
     await handler.ready.catch((error: Error) => {
@@ -210,6 +287,7 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     const url = `http://${isIPv6(host) ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : port}`;
     io.out(`store serving ${url}`);
     io.out(`engine: ${target.description}`);
+    io.out(writesLine(flags, values.seed));
     const access = {
       loopback: onLoopback(server),
       host,
@@ -233,7 +311,11 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
 }
 
 async function importCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parse('import', args, { ...STORAGE_OPTIONS, replace: { type: 'boolean' } });
+  const { values, positionals } = parse('import', args, {
+    ...STORAGE_OPTIONS,
+    replace: { type: 'boolean' },
+    'include-internal': { type: 'boolean' },
+  });
   if (values.help) return help(io, 'import');
   const [path, extra] = positionals;
   if (path === undefined || extra !== undefined) {
@@ -242,7 +324,11 @@ async function importCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv):
   const file = readDataFile(path);
   const target = await openTarget(storageFlags(values, env));
   try {
-    const imported = await importCollections(target, file, { replace: values.replace === true });
+    const imported = await importCollections(target, file, {
+      replace: values.replace === true,
+      includeInternal: values['include-internal'] === true,
+      progressTo: io.progress,
+    });
     io.out(
       `imported into ${target.description}: ${imported.map(([name, n]) => `${name} (${n})`).join(', ') || 'nothing'}`,
     );
@@ -263,7 +349,7 @@ async function exportCommand(args: string[], io: CliIo, env: NodeJS.ProcessEnv):
     const [path] = positionals;
     if (path === undefined) io.write(text);
     else {
-      writeFileSync(path, text);
+      writePrivateFile(path, text);
       io.err(`exported ${target.description} to ${path}`);
     }
     return 0;
@@ -277,7 +363,35 @@ function help(io: CliIo, command: keyof typeof HELP): number {
   return 0;
 }
 
-const COMMANDS = { serve, import: importCommand, export: exportCommand } as const;
+/** `--data <dir>` (or STORE_DATA) and the positionals of a command that works on a data directory only. */
+function dataDirectory(command: 'backup' | 'repair', args: string[], env: NodeJS.ProcessEnv) {
+  const { values, positionals } = parse(command, args, {
+    data: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) return undefined;
+  const data = values.data ?? (env.STORE_DATA || undefined);
+  const wanted = command === 'backup' ? 1 : 0;
+  if (data === undefined || positionals.length !== wanted) {
+    const usage = command === 'backup' ? '--data <dir> and one destination' : '--data <dir> only';
+    throw new CliError(`store ${command} takes ${usage}\n\n${HELP[command]}`, 2);
+  }
+  return { data, positionals };
+}
+
+async function backup(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = dataDirectory('backup', args, env);
+  if (!parsed) return help(io, 'backup');
+  return backupCommand(parsed.data, parsed.positionals[0] as string, io.out);
+}
+
+async function repair(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = dataDirectory('repair', args, env);
+  if (!parsed) return help(io, 'repair');
+  return repairDataDirectory(parsed.data, io.out);
+}
+
+const COMMANDS = { serve, import: importCommand, export: exportCommand, backup, repair } as const;
 
 /**
  * Runs the command line `args` (without `node` and the script) and answers the exit code.

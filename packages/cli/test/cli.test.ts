@@ -102,20 +102,40 @@ describe('store --help and usage errors', () => {
 });
 
 describe('store serve', () => {
-  it("answers json-server's fixture as json-server does, with _id for id", async () => {
+  it("answers json-server's fixture as json-server does: id kept as id, with its type", async () => {
     const { base, cli } = await serving(['--seed', fixture]);
     expect(cli.out()).toContain('seeded from');
     expect(cli.out()).toContain('left out of the seed (not arrays): profile');
+    expect(cli.out()).toContain(
+      'writes go to memory: lost when the command exits (--data <dir> keeps them); ' +
+        `${fixture} is only read, never written`,
+    );
+    expect(await (await fetch(`${base}/posts/1`)).json()).toEqual({
+      id: 1,
+      title: 'json-server',
+      author: 'typicode',
+    });
+    expect(await (await fetch(`${base}/comments?postId=1`)).json()).toEqual([
+      { id: 1, body: 'some comment', postId: 1 },
+      { id: 2, body: 'another comment', postId: 1 },
+    ]);
+    expect(await (await fetch(`${base}/posts/1/comments?_sort=id&_order=desc`)).json()).toEqual([
+      { id: 2, body: 'another comment', postId: 1 },
+      { id: 1, body: 'some comment', postId: 1 },
+    ]);
+    expect((await fetch(`${base}/nowhere/1/2/3`)).status).toBe(404);
+    expect(await cli.stop()).toBe(0);
+  });
+
+  it('names the primary key _id with --no-id, and reads only its own query language with --no-dialects', async () => {
+    const { base, cli } = await serving(['--seed', fixture, '--no-id', '--no-dialects']);
     expect(await (await fetch(`${base}/posts/1`)).json()).toEqual({
       _id: 1,
       title: 'json-server',
       author: 'typicode',
     });
-    expect(await (await fetch(`${base}/comments?postId=1`)).json()).toEqual([
-      { _id: 1, body: 'some comment', postId: 1 },
-      { _id: 2, body: 'another comment', postId: 1 },
-    ]);
-    expect((await fetch(`${base}/nowhere/1/2/3`)).status).toBe(404);
+    const foreign = await fetch(`${base}/posts?_sort=title`);
+    expect(foreign.status).toBe(400);
     expect(await cli.stop()).toBe(0);
   });
 
@@ -123,18 +143,19 @@ describe('store serve', () => {
     const data = join(freshDir(), 'd');
     const first = await serving(['--data', data, '--seed', fixture]);
     expect(first.cli.out()).toContain(`engine: embedded (data in ${data})`);
+    expect(first.cli.out()).toContain(`writes go to the data directory ${data}; ${fixture} is only read`);
     const created = await fetch(`${first.base}/notes`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'kept' }),
     });
     expect(created.status).toBe(201);
-    const { _id } = (await created.json()) as { _id: string };
+    const { id } = (await created.json()) as { id: string };
     expect(await first.cli.stop()).toBe(0);
 
     const second = await serving(['--data', data, '--seed', fixture]);
     expect(second.cli.out()).toContain('--seed skipped: posts, comments already hold documents');
-    expect(await (await fetch(`${second.base}/notes/${_id}`)).json()).toEqual({ _id, text: 'kept' });
+    expect(await (await fetch(`${second.base}/notes/${id}`)).json()).toEqual({ id, text: 'kept' });
     expect(await second.cli.stop()).toBe(0);
   });
 
@@ -197,7 +218,7 @@ describe('store serve', () => {
     writeFileSync(seed, JSON.stringify({ docs: [{ id: 1, title: 'guide' }] }));
     const { base, cli } = await serving(['--seed', seed]);
     expect(cli.out()).toContain('no /docs page: a collection is named "docs"');
-    expect(await (await fetch(`${base}/docs/1`)).json()).toEqual({ _id: 1, title: 'guide' });
+    expect(await (await fetch(`${base}/docs/1`)).json()).toEqual({ id: 1, title: 'guide' });
     await cli.stop();
   });
 
@@ -259,8 +280,8 @@ describe('store serve by default: pages on this machine only, and loopback Host 
   let served: Awaited<ReturnType<typeof serving>>;
   let port: string;
   const seeded = [
-    { _id: 1, title: 'json-server', author: 'typicode' },
-    { _id: 2, title: 'another post', author: 'typicode' },
+    { id: 1, title: 'json-server', author: 'typicode' },
+    { id: 2, title: 'another post', author: 'typicode' },
   ];
 
   beforeAll(async () => {

@@ -24,6 +24,7 @@ export type {
   StorageOption,
   StoreConfig,
   StoreDbOption,
+  WireId,
 } from './model/config';
 export { ERROR_CODES, type ErrorCode, storeError } from './model/error-codes';
 export { findResource } from './model/find-resource';

@@ -8,10 +8,10 @@ import { json, pathItem, type ResourcePaths, resourceOperation } from './resourc
 import { schemaRef } from './resource-schemas';
 
 /** What the list says of its change events (docs/realtime.md). */
-const eventsDescription = (keepAliveSeconds: number) =>
+const eventsDescription = (keepAliveSeconds: number, idKey: string) =>
   [
     'With `Accept: text/event-stream`, the answer is instead a Server-Sent Events stream of the changes to the documents the same filter matches (`$select` applies; paging, sorting and counting do not).',
-    'Events `created` and `updated` carry the document as a read shows it, `deleted` carries `{ "_id" }` (also when an update takes a document out of the filter), and each has an `id:`.',
+    `Events \`created\` and \`updated\` carry the document as a read shows it, \`deleted\` carries \`{ "${idKey}" }\` (also when an update takes a document out of the filter), and each has an \`id:\`.`,
     'A reconnection with `Last-Event-ID` resumes from a bounded buffer, or gets a `reset` event; `dropped` comes last when the store ends a stream.',
     `A comment line every ${keepAliveSeconds} s keeps the connection open.`,
   ].join(' ');
@@ -40,7 +40,9 @@ function list(paths: ResourcePaths) {
     summary: `List ${paths.segment}`,
     description: [
       'A page of documents, filtered, sorted and paged by the query language.',
-      ...(paths.realtime === undefined ? [] : [eventsDescription(paths.realtime.keepAliveSeconds)]),
+      ...(paths.realtime === undefined
+        ? []
+        : [eventsDescription(paths.realtime.keepAliveSeconds, paths.idKey)]),
     ].join(' '),
     uses: 'list',
     headers: ['IfNoneMatch', ...(paths.realtime === undefined ? [] : ['LastEventId'])],
@@ -54,7 +56,7 @@ function create(paths: ResourcePaths) {
   return resourceOperation(paths, 'create', {
     verb: 'create',
     summary: `Create one document of ${paths.segment}, or many`,
-    description: `A JSON object creates one document; an array of them (at most ${paths.maxBulk}) creates every item or none, answering the stored documents in order (no \`Location\`). Without \`_id\`, the store makes one.`,
+    description: `A JSON object creates one document; an array of them (at most ${paths.maxBulk}) creates every item or none, answering the stored documents in order (no \`Location\`). Without \`${paths.idKey}\`, the store makes one.`,
     uses: 'write',
     requestBody: { required: true, content: json({ anyOf: [{ $ref: paths.input }, many] }) },
     responses: {
@@ -74,10 +76,9 @@ function updateMatching(paths: ResourcePaths) {
   return resourceOperation(paths, 'update', {
     verb: 'updateMatching',
     summary: `Set fields on every document of ${paths.segment} a filter matches`,
-    description:
-      'Sets the body on every matching document. At least one filter is needed (`?_id:exists=true` for all); paging parameters are a 400. Not a transaction.',
+    description: `Sets the body on every matching document. At least one filter is needed (\`?${paths.idKey}:exists=true\` for all); paging parameters are a 400. Not a transaction.`,
     uses: 'bulk',
-    requestBody: { required: true, content: json({ $ref: schemaRef('DottedPatch') }) },
+    requestBody: { required: true, content: json({ $ref: paths.patch }) },
     responses: {
       200: { description: 'How many matched and changed.', content: json({ $ref: schemaRef('BulkUpdate') }) },
     },
@@ -89,7 +90,7 @@ function deleteMatching(paths: ResourcePaths) {
   return resourceOperation(paths, 'delete', {
     verb: 'deleteMatching',
     summary: `Delete every document of ${paths.segment} a filter matches`,
-    description: 'At least one filter is needed (`?_id:exists=true` for all); paging parameters are a 400.',
+    description: `At least one filter is needed (\`?${paths.idKey}:exists=true\` for all); paging parameters are a 400.`,
     uses: 'bulk',
     responses: {
       200: { description: 'How many were deleted.', content: json({ $ref: schemaRef('BulkDelete') }) },

@@ -17,7 +17,7 @@ import {
   queryParameterTable,
 } from './query-parameters';
 import { OTHER_RESOURCES, resourcePaths } from './resource-paths';
-import { resourceSchemas, SHARED_SCHEMAS } from './resource-schemas';
+import { resourceSchemas, sharedSchemas } from './resource-schemas';
 
 /** The `servers` entry: `baseUrl`, else where the store is mounted (`/api`). */
 export function serverUrl(store: StoreDescription, mountPath: string | undefined): string {
@@ -42,9 +42,9 @@ function components(
     ...plugins,
     schemas: {
       ...plugins.schemas,
-      ...SHARED_SCHEMAS,
+      ...sharedSchemas(store.wireId),
       Problem: problemSchema(store),
-      ...Object.assign({}, ...declared.map(resourceSchemas)),
+      ...Object.assign({}, ...declared.map((resource) => resourceSchemas(resource, store.wireId))),
     },
     responses: { ...plugins.responses, ...problemResponseComponents(), NotModified: NOT_MODIFIED },
     parameters: { ...plugins.parameters, ...HEADER_PARAMETERS, ...Object.fromEntries(queryParameters) },

@@ -31,8 +31,7 @@ function replace(paths: ResourcePaths) {
   return resourceOperation(paths, 'update', {
     verb: 'replace',
     summary: `Replace one document of ${paths.segment}`,
-    description:
-      'Stores the body in place of the document, keeping its `_id` (a different `_id` in the body is a 400).',
+    description: `Stores the body in place of the document, keeping its \`${paths.idKey}\` (a different one in the body is a 400).`,
     uses: 'write',
     headers: ['IfMatch'],
     requestBody: { required: true, content: json({ $ref: paths.input }) },
@@ -52,7 +51,7 @@ function patch(paths: ResourcePaths) {
     requestBody: {
       required: true,
       content: {
-        ...json({ $ref: schemaRef('DottedPatch') }),
+        ...json({ $ref: paths.patch }),
         'application/merge-patch+json': { schema: { $ref: schemaRef('MergePatch') } },
       },
     },
@@ -68,7 +67,9 @@ function remove(paths: ResourcePaths) {
     description: 'Under `softDelete`, sets `deletedAt` instead, and reads leave the document out.',
     uses: 'write',
     headers: ['IfMatch'],
-    responses: { 204: { description: 'Deleted.' } },
+    responses: paths.deleteAnswersDocument
+      ? { 200: { description: 'Deleted: the document as it was.', content: json({ $ref: paths.document }) } }
+      : { 204: { description: 'Deleted.' } },
     errors: [400, 404, 412],
   });
 }
@@ -88,8 +89,7 @@ export function childrenPath(paths: ResourcePaths, parameters: JsonObject[]) {
   const list = resourceOperation(paths, 'read', {
     verb: 'listChildren',
     summary: `List the documents that point at one document of ${paths.segment}`,
-    description:
-      'The documents of `{children}` whose `<singular>_id` is `{id}` or whose `<singular>_ids` holds it, under the whole query language; the read rule of `{children}` applies too. The parent need not exist: no children is `[]`.',
+    description: `The documents of \`{children}\` whose \`<singular>_id\` is \`{id}\` or whose \`<singular>_ids\` holds it${paths.deleteAnswersDocument ? ' (or `<singular>Id`, `<singular>Ids`)' : ''}, under the whole query language; the read rule of \`{children}\` applies too. The parent need not exist: no children is \`[]\`.`,
     uses: 'list',
     headers: ['IfNoneMatch'],
     responses: {

@@ -45,7 +45,10 @@ const FILTER = [
 ].join(' ');
 
 /** Every query parameter of the store's routes; `$limit` shows the store's own limits. */
-export function queryParameterTable(options: Pick<StoreDescription, 'defaultLimit' | 'maxLimit'>) {
+export function queryParameterTable(
+  options: Pick<StoreDescription, 'defaultLimit' | 'maxLimit'> & Partial<Pick<StoreDescription, 'wireId'>>,
+) {
+  const id = options.wireId ?? '_id';
   return [
     {
       name: 'filter',
@@ -80,14 +83,13 @@ export function queryParameterTable(options: Pick<StoreDescription, 'defaultLimi
     },
     {
       name: '$select',
-      description:
-        'The fields to answer, comma-separated or repeated (`$select=title,author.name`); `_id` only when listed. Excluding fields (`-field`) is a 400.',
+      description: `The fields to answer, comma-separated or repeated (\`$select=title,author.name\`); \`${id}\` only when listed. Excluding fields (\`-field\`) is a 400.`,
       schema: texts,
       on: READS,
     },
     {
       name: '$sort',
-      description: `Sort keys, comma-separated or repeated; \`-field\` sorts descending (\`$sort=-views,title\`). \`_id\` always breaks ties; at most ${limits.sortKeys - 1} keys besides it.`,
+      description: `Sort keys, comma-separated or repeated; \`-field\` sorts descending (\`$sort=-views,title\`). \`${id}\` always breaks ties; at most ${limits.sortKeys - 1} keys besides it.`,
       schema: texts,
       on: LIST,
     },

@@ -8,6 +8,7 @@ import type { JsonObject } from './json-object';
 import { describeRule } from './operation-security';
 import { type ProblemStatus, problemResponses } from './problem-responses';
 import { type ParameterUse, parameterKey, type QueryParameterRow } from './query-parameters';
+import type { IdKey } from './resource-schemas';
 
 /** What the operations of one resource (or of every undeclared one) are described from. */
 export interface ResourcePaths {
@@ -21,6 +22,12 @@ export interface ResourcePaths {
   /** `$ref`s of the body and answer schemas. */
   readonly input: string;
   readonly document: string;
+  /** `$ref` of the body of a `PATCH` (`application/json`). */
+  readonly patch: string;
+  /** The primary key's name on the wire (`wireId`). */
+  readonly idKey: IdKey;
+  /** Whether `DELETE` of one document answers 200 with it (any foreign dialect on), else 204. */
+  readonly deleteAnswersDocument: boolean;
   readonly rows: readonly QueryParameterRow[];
   readonly maxBulk: number;
   /** Whether (and how) `GET` of the collection also answers change events. */

@@ -10,7 +10,7 @@ import { childrenPath, documentPath } from './document-path';
 import type { JsonObject } from './json-object';
 import type { QueryParameterRow } from './query-parameters';
 import type { ResourcePaths } from './resource-operation';
-import { documentSchemaName, inputSchemaName, schemaRef } from './resource-schemas';
+import { documentSchemaName, inputSchemaName, patchSchemaName, schemaRef } from './resource-schemas';
 
 /** The tag of the undeclared resources' operations (no resource name holds a space). */
 export const OTHER_RESOURCES = 'other resources';
@@ -23,9 +23,10 @@ const pathParameter = (name: string, description: string, schema: JsonObject) =>
   schema,
 });
 
-const ID = pathParameter('id', 'The `_id`: a string, an integer or a 24-hex ObjectId, percent-encoded.', {
-  type: 'string',
-});
+const idParameter = (idKey: string) =>
+  pathParameter('id', `The \`${idKey}\`: a string, an integer or a 24-hex ObjectId, percent-encoded.`, {
+    type: 'string',
+  });
 
 /**
  * Any resource name a request reaches: not the first segment of a plugin's route path (`docs`
@@ -43,6 +44,7 @@ function anyName(store: StoreDescription): JsonObject {
 /** `/<res>`, `/<res>/{id}` and `/<res>/{id}/{children}` of one resource, present ones only. */
 function pathsOf(paths: ResourcePaths, resource: JsonObject[], children: JsonObject): JsonObject {
   const base = `/${paths.segment}`;
+  const ID = idParameter(paths.idKey);
   const items = {
     [base]: collectionPath(paths, resource),
     [`${base}/{id}`]: documentPath(paths, [...resource, ID]),
@@ -58,7 +60,14 @@ export function resourcePaths(
   rows: readonly QueryParameterRow[],
 ): JsonObject {
   const declared = store.resources;
-  const common = { schemes, rows, maxBulk: store.maxBulk, realtime: store.realtime };
+  const common = {
+    schemes,
+    rows,
+    maxBulk: store.maxBulk,
+    realtime: store.realtime,
+    idKey: store.wireId,
+    deleteAnswersDocument: store.dialects.jsonServer || store.dialects.simpleRest,
+  };
   const any = anyName(store);
   const childNames = store.restrict ? { type: 'string', enum: declared.map((r) => r.name) } : any;
   const children = pathParameter(
@@ -75,6 +84,7 @@ export function resourcePaths(
         access: resource.access,
         input: schemaRef(inputSchemaName(resource.name)),
         document: schemaRef(documentSchemaName(resource.name)),
+        patch: schemaRef(patchSchemaName(resource.name)),
       },
       [],
       children,
@@ -88,6 +98,7 @@ export function resourcePaths(
     access: store.otherResources.access,
     input: schemaRef('DocumentInput'),
     document: schemaRef('Document'),
+    patch: schemaRef('DottedPatch'),
   };
   const resource = pathParameter(
     'resource',

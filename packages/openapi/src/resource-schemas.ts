@@ -1,7 +1,9 @@
 /**
  * The component schemas of a resource: `<name>.input`, its `schema` as configured (what a body
- * must satisfy), and `<name>.document`, a document as answers show it (`_id` added, hidden fields
- * removed, store-written fields read-only). A resource without a `schema` gets free-form objects.
+ * must satisfy), `<name>.document`, a document as answers show it (the id added as `wireId`
+ * names it, hidden fields removed, store-written fields read-only, other fields allowed), and
+ * `<name>.patch`, the fields a `PATCH` sets. A resource without a `schema` gets objects that allow
+ * any field, so clients generated with default options accept every document.
  */
 import type { DescribedResource } from '@store/core';
 import type { JsonObject } from './json-object';
@@ -9,6 +11,10 @@ import type { JsonObject } from './json-object';
 export const schemaRef = (name: string) => `#/components/schemas/${name}`;
 export const inputSchemaName = (resource: string) => `${resource}.input`;
 export const documentSchemaName = (resource: string) => `${resource}.document`;
+export const patchSchemaName = (resource: string) => `${resource}.patch`;
+
+/** The primary key's name on the wire (`wireId` of the store). */
+export type IdKey = '_id' | 'id';
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -74,19 +80,40 @@ function storeFields(resource: DescribedResource): JsonObject {
 }
 
 /** `<name>.input`: a body of `POST` (or an item of its array) and `PUT`. */
-function inputSchema(resource: DescribedResource): JsonObject {
+function inputSchema(resource: DescribedResource, idKey: IdKey): JsonObject {
   const name = inputSchemaName(resource.name);
-  const schema = resource.schema === undefined ? { type: 'object' } : copyAt(resource.schema, name);
+  const schema =
+    resource.schema === undefined
+      ? { type: 'object', additionalProperties: true }
+      : copyAt(resource.schema, name);
   markReadOnly(schema, [...resource.protected, ...resource.managed]);
   const properties = isObject(schema.properties) ? schema.properties : {};
-  return { ...schema, properties: { _id: { $ref: schemaRef('IdInput') }, ...properties } };
+  return { ...schema, properties: { [idKey]: { $ref: schemaRef('IdInput') }, ...properties } };
+}
+
+/**
+ * `<name>.patch`: the body of a `PATCH` (`application/json`): any of the document's fields, none
+ * required; other keys are allowed too (dotted paths such as `author.name`), the result being
+ * checked against the schema.
+ */
+function patchSchema(resource: DescribedResource): JsonObject {
+  const input = resource.schema === undefined ? {} : copyAt(resource.schema, inputSchemaName(resource.name));
+  markReadOnly(input, [...resource.protected, ...resource.managed]);
+  const properties = isObject(input.properties) ? input.properties : {};
+  return {
+    type: 'object',
+    minProperties: 1,
+    description: `Fields of \`${resource.name}\` to set; keys may be dotted paths (\`{"author.name": "Ann"}\`). The result must satisfy the resource's schema.`,
+    properties,
+    additionalProperties: true,
+  };
 }
 
 /**
  * `<name>.document`: a document as answered. `$populate` and `$fill` add fields named after
  * relations, so it allows other properties whatever the configured schema says.
  */
-function documentSchema(resource: DescribedResource): JsonObject {
+function documentSchema(resource: DescribedResource, idKey: IdKey): JsonObject {
   const { additionalProperties, unevaluatedProperties, ...schema } =
     resource.schema === undefined
       ? { type: 'object' }
@@ -98,29 +125,30 @@ function documentSchema(resource: DescribedResource): JsonObject {
   return {
     ...schema,
     description: `A document of \`${resource.name}\` as answered (\`$select\` answers only the fields it lists).`,
-    properties: { _id: { $ref: schemaRef('Id') }, ...properties, ...storeFields(resource) },
-    required: ['_id', ...required.filter((field) => field !== '_id')],
+    properties: { [idKey]: { $ref: schemaRef('Id') }, ...properties, ...storeFields(resource) },
+    required: [idKey, ...required.filter((field) => field !== idKey)],
+    additionalProperties: true,
   };
 }
 
-/** Both component schemas of a resource, by component name. */
-export function resourceSchemas(resource: DescribedResource): JsonObject {
+/** The component schemas of a resource, by component name. */
+export function resourceSchemas(resource: DescribedResource, idKey: IdKey): JsonObject {
   return {
-    [inputSchemaName(resource.name)]: inputSchema(resource),
-    [documentSchemaName(resource.name)]: documentSchema(resource),
+    [inputSchemaName(resource.name)]: inputSchema(resource, idKey),
+    [documentSchemaName(resource.name)]: documentSchema(resource, idKey),
+    [patchSchemaName(resource.name)]: patchSchema(resource),
   };
 }
 
-/** The shared schemas every description holds. */
-export const SHARED_SCHEMAS: JsonObject = {
+/** The shared schemas every description holds, the id named `idKey`. */
+export const sharedSchemas = (idKey: IdKey): JsonObject => ({
   Id: {
     description:
       'A document id: a 24-hex ObjectId string the store made, or the string or integer the client gave.',
     anyOf: [{ type: 'string', minLength: 1, maxLength: 1024 }, { type: 'integer' }],
   },
   IdInput: {
-    description:
-      'An `_id` to store: a string, an integer, or an ObjectId as `{"$oid": "<24 hex>"}`. Absent: the store makes one.',
+    description: `An \`${idKey}\` to store: a string, an integer, or an ObjectId as \`{"$oid": "<24 hex>"}\`. Absent: the store makes one.`,
     anyOf: [
       { type: 'string', minLength: 1, maxLength: 1024 },
       { type: 'integer' },
@@ -134,14 +162,16 @@ export const SHARED_SCHEMAS: JsonObject = {
   },
   Document: {
     type: 'object',
-    description: 'A document of a resource without a schema.',
-    required: ['_id'],
-    properties: { _id: { $ref: schemaRef('Id') } },
+    description: 'A document of a resource without a schema: its id and any other field.',
+    required: [idKey],
+    properties: { [idKey]: { $ref: schemaRef('Id') } },
+    additionalProperties: true,
   },
   DocumentInput: {
     type: 'object',
     description: 'A document to store: any JSON object (keys starting with `$` or holding `.` are refused).',
-    properties: { _id: { $ref: schemaRef('IdInput') } },
+    properties: { [idKey]: { $ref: schemaRef('IdInput') } },
+    additionalProperties: true,
   },
   Count: { type: 'object', required: ['count'], properties: { count: { type: 'integer', minimum: 0 } } },
   BulkUpdate: {
@@ -161,10 +191,12 @@ export const SHARED_SCHEMAS: JsonObject = {
     minProperties: 1,
     description:
       'Fields to set; keys may be dotted paths (`{"author.name": "Ann"}` changes one field of `author`). The result must satisfy the resource\'s schema.',
+    additionalProperties: true,
   },
   MergePatch: {
     type: 'object',
     description:
       'A JSON Merge Patch (RFC 7396): `null` removes a member, an object merges member by member, any other value replaces.',
+    additionalProperties: true,
   },
-};
+});

@@ -65,16 +65,17 @@ function linkage<C>(
   relation: PlannedRelation,
   options: ResolvedPopulateOptions<C>,
 ): Pick<JoinPlan, 'ownerFields' | 'resultFields' | 'relationFilter'> {
+  const referenced = relation.kind === 'populate' ? resource : relation.name;
+  const { one, many, camel } = referenceFields(referenced, options.singular, options.camelCase);
+  const references = { one, many, ...(camel === undefined ? {} : { more: [camel.one, camel.many] }) };
   if (relation.kind === 'populate') {
-    const { one, many } = referenceFields(resource, options.singular);
     return {
       ownerFields: { one: '_id' },
-      resultFields: { one, many },
+      resultFields: references,
       relationFilter: (values) => childrenFilter(resource, values, options),
     };
   }
-  const { one, many } = referenceFields(relation.name, options.singular);
-  return { ownerFields: { one, many }, resultFields: { one: '_id' }, relationFilter: parentsFilter };
+  return { ownerFields: references, resultFields: { one: '_id' }, relationFilter: parentsFilter };
 }
 
 /** A filter that can leave documents out: present and not empty (`{}` matches everything). */

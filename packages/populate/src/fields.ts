@@ -1,23 +1,24 @@
 import type { Projection } from '@store/query';
 import type { PopulateDocument } from './db';
-import { referenceFields, type SingularOverrides } from './naming';
+import { allReferenceFields, referenceFields, type SingularOverrides } from './naming';
 
 /**
  * Fields the documents of `resource` must carry for the joins to work: `_id` when anything is
- * populated, `<singular>_id` and `<singular>_ids` for every filled parent resource.
+ * populated, `<singular>_id` and `<singular>_ids` for every filled parent resource (and
+ * `<singular>Id`, `<singular>Ids` with `camelCase`).
  */
 export function requiredFields(
   _resource: string,
   populate: readonly string[] = [],
   fill: readonly string[] = [],
-  options?: { readonly singular?: SingularOverrides },
+  options?: { readonly singular?: SingularOverrides; readonly camelCase?: boolean },
 ): string[] {
   const out = new Set<string>();
   if (populate.length > 0) out.add('_id');
   for (const path of fill) {
     // `companies.countries`: the page joins `companies`; each company joins its country.
-    const { one, many } = referenceFields(path.split('.')[0] as string, options?.singular);
-    out.add(one).add(many);
+    const fields = referenceFields(path.split('.')[0] as string, options?.singular, options?.camelCase);
+    for (const field of allReferenceFields(fields)) out.add(field);
   }
   return [...out];
 }

@@ -1,26 +1,29 @@
 import type { PopulateDocument } from './db';
 import { idVariantsOf } from './ids';
-import { referenceFields, type SingularOverrides } from './naming';
+import { allReferenceFields, referenceFields, type SingularOverrides } from './naming';
 
-/** Options of the filter builders: only the singular overrides matter here. */
+/** Options of the filter builders: the singular overrides, and whether `<singular>Id` counts too. */
 export interface FilterOptions {
   /** Per-resource singular forms (see `PopulateOptions.singular`). */
   readonly singular?: SingularOverrides;
+  /** Also `<singular>Id` / `<singular>Ids` (see `PopulateOptions.camelCase`). */
+  readonly camelCase?: boolean;
 }
 
 /**
  * MongoDB filter selecting the children of the given parents: documents whose
  * `<singular>_id` equals, or whose `<singular>_ids` contains, any variant (string, number,
- * ObjectId) of any parent id. Used by `$populate` and by core's `GET /<res>/<id>/<children>`.
+ * ObjectId) of any parent id (with `camelCase`, `<singular>Id` and `<singular>Ids` too). Used by
+ * `$populate` and by core's `GET /<res>/<id>/<children>`.
  */
 export function childrenFilter(
   parentResource: string,
   parentIds: Iterable<unknown>,
   options?: FilterOptions,
 ): PopulateDocument {
-  const { one, many } = referenceFields(parentResource, options?.singular);
+  const fields = referenceFields(parentResource, options?.singular, options?.camelCase);
   const variants = idVariantsOf(parentIds);
-  return { $or: [{ [one]: { $in: variants } }, { [many]: { $in: variants } }] };
+  return { $or: allReferenceFields(fields).map((field) => ({ [field]: { $in: variants } })) };
 }
 
 /** MongoDB filter selecting the parents whose `_id` is any variant of the given references. */

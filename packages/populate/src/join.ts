@@ -8,6 +8,8 @@ import { idKey } from './ids';
 interface IdFields {
   readonly one: string;
   readonly many?: string;
+  /** More fields holding ids the same way (`companyId`, `companyIds`). */
+  readonly more?: readonly string[];
 }
 
 /** One relation, reduced to what the batched join needs. */
@@ -39,6 +41,7 @@ function idsOf(doc: PopulateDocument, fields: IdFields): unknown[] {
   const ids: unknown[] = [];
   addIds(ids, doc[fields.one]);
   if (fields.many !== undefined) addIds(ids, doc[fields.many]);
+  if (fields.more !== undefined) for (const field of fields.more) addIds(ids, doc[field]);
   return ids;
 }
 
@@ -109,10 +112,11 @@ function assign(
   }
   const to: Assignment = { byKey, lists, limit: plan.limit };
   // One load site per field: a field name that never changes at a site keeps V8's lookup fast.
-  const { one, many } = plan.resultFields;
+  const { one, many, more } = plan.resultFields;
   for (const result of results) {
     give(to, result, result[one]);
     if (many !== undefined) give(to, result, result[many]);
+    if (more !== undefined) for (const field of more) give(to, result, result[field]);
   }
 }
 

@@ -9,6 +9,11 @@ export interface ReferenceFields {
   readonly one: string;
   /** Array of references, e.g. `company_ids`. */
   readonly many: string;
+  /**
+   * With `camelCase`: the json-server spellings, also read (`companyId`, `companyIds`), so
+   * `$populate`, `$fill` and nested routes join either.
+   */
+  readonly camel?: { readonly one: string; readonly many: string };
 }
 
 /** How many singular forms {@link librarySingular} keeps (names come from requests, so it is bounded). */
@@ -44,9 +49,21 @@ export function singular(resource: string, overrides?: SingularOverrides): strin
 
 /**
  * Reference field names on a child of `parentResource`:
- * `{ one: '<singular>_id', many: '<singular>_ids' }`.
+ * `{ one: '<singular>_id', many: '<singular>_ids' }`, and with `camelCase` also
+ * `camel: { one: '<singular>Id', many: '<singular>Ids' }`.
  */
-export function referenceFields(parentResource: string, overrides?: SingularOverrides): ReferenceFields {
+export function referenceFields(
+  parentResource: string,
+  overrides?: SingularOverrides,
+  camelCase = false,
+): ReferenceFields {
   const name = singular(parentResource, overrides);
-  return { one: `${name}_id`, many: `${name}_ids` };
+  const fields = { one: `${name}_id`, many: `${name}_ids` };
+  return camelCase ? { ...fields, camel: { one: `${name}Id`, many: `${name}Ids` } } : fields;
+}
+
+/** Every field of `fields`: `one`, `many`, then the camel-case ones when present. */
+export function allReferenceFields(fields: ReferenceFields): string[] {
+  const { one, many, camel } = fields;
+  return camel === undefined ? [one, many] : [one, many, camel.one, camel.many];
 }

@@ -27,6 +27,11 @@ export interface RelationConstraint<C = unknown> {
 export interface PopulateOptions<C = unknown> {
   /** Singular form per resource where `pluralize` gets it wrong. @default {} */
   singular?: SingularOverrides;
+  /**
+   * Also join by `<singular>Id` / `<singular>Ids` (json-server's `postId`), besides
+   * `<singular>_id` / `<singular>_ids`. @default false
+   */
+  camelCase?: boolean;
   /** Constraints: `population[<resource>][<relation>]`. @default {} */
   population?: Readonly<Record<string, Readonly<Record<string, RelationConstraint<C>>>>>;
   /** Most related documents attached to one document, whatever the constraint says. @default 1000 */
@@ -55,6 +60,7 @@ export interface ResolvedConstraint<C = unknown> {
 /** Options after defaults and validation. Code downstream reads only these. */
 export interface ResolvedPopulateOptions<C = unknown> {
   readonly singular: SingularOverrides;
+  readonly camelCase: boolean;
   readonly perParentCap: number;
   readonly maxRelations: number;
   readonly batchRounds: number;
@@ -82,6 +88,11 @@ function resolveSingular(singular: SingularOverrides | undefined): SingularOverr
     out[resource] = name;
   }
   return Object.freeze(out);
+}
+
+function resolveCamelCase(value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean') invalidOption('camelCase', 'must be a boolean');
+  return value ?? false;
 }
 
 function resolveConstraint<C>(path: string, raw: RelationConstraint<C>, cap: number): ResolvedConstraint<C> {
@@ -115,6 +126,7 @@ export function resolvePopulateOptions<C = unknown>(
   });
   return Object.freeze({
     singular: resolveSingular(options.singular),
+    camelCase: resolveCamelCase(options.camelCase),
     perParentCap,
     maxRelations: positiveInteger('maxRelations', options.maxRelations, 10),
     batchRounds: positiveInteger('batchRounds', options.batchRounds, 2),

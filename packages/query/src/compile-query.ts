@@ -10,6 +10,7 @@ import { type Param, parseParams } from './parse';
 import { fail } from './query-error';
 import { isReservedName, type QueryState, RESERVED } from './reserved';
 import type { CompiledQuery, Projection, QueryOptions, SortSpec } from './types';
+import { withStoreId } from './wire-id';
 
 function addFlag(flags: Record<string, string | string[]>, { key, values }: Param): void {
   const name = key.slice(2);
@@ -108,6 +109,7 @@ export function compileQuery(input: string | Record<string, unknown>, options?: 
   }
   const groups = compileOrGroups(orGroups);
   if (groups) state.clauses.push({ parameter: '$or', filter: groups });
+  if (resolved.wireId === 'id') withStoreId(state);
   checkNear(state);
   if (state.after !== undefined && state.page !== undefined) {
     fail(

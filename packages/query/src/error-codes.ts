@@ -15,6 +15,12 @@ export const QUERY_ERROR_CODES = defineErrorCodes({
   forbidden_operator: 400,
   /** An `$after` cursor this store did not make for this `$sort` (corrupt, forged, from another sort). */
   invalid_cursor: 400,
+  /**
+   * A parameter of another client dialect (`_sort`, `_page`, `range`, `views_gte`, ...) sent to a
+   * store whose `dialects` option does not read it, and no declared field has its name; the
+   * detail names the option that turns the dialect on and the store's own form.
+   */
+  foreign_dialect_parameter: 400,
 });
 
 /** A stable, snake_case error code of `@store/query`. */

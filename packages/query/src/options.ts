@@ -11,12 +11,13 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
-const DEFAULTS: ResolvedQueryOptions = { defaultLimit: 10, maxLimit: 1000 };
+const DEFAULTS: ResolvedQueryOptions = { defaultLimit: 10, maxLimit: 1000, wireId: '_id' };
 
 /**
  * Applies the defaults of {@link QueryOptions} (`??`, so an explicit `undefined` keeps the
  * default) and fails fast, naming the option, on a value that is not an integer >= 1 or on
- * `defaultLimit > maxLimit`. Passing an already resolved object returns an equal one.
+ * `defaultLimit > maxLimit`, and on a `wireId` other than `'_id'` or `'id'`. Passing an already
+ * resolved object returns an equal one.
  */
 export function resolveQueryOptions(options?: QueryOptions): ResolvedQueryOptions {
   if (options === undefined) return { ...DEFAULTS };
@@ -25,5 +26,8 @@ export function resolveQueryOptions(options?: QueryOptions): ResolvedQueryOption
   if (defaultLimit > maxLimit) {
     invalidOption('defaultLimit', `${defaultLimit} exceeds maxLimit (${maxLimit})`);
   }
-  return { defaultLimit, maxLimit };
+  const wireId = options.wireId ?? DEFAULTS.wireId;
+  if (wireId !== '_id' && wireId !== 'id')
+    invalidOption('wireId', `must be "_id" or "id", got ${String(wireId)}`);
+  return { defaultLimit, maxLimit, wireId };
 }

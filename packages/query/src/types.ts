@@ -62,4 +62,10 @@ export interface QueryOptions {
    * @default 1000
    */
   maxLimit?: number;
+  /**
+   * The primary key's name on the wire: with `'id'`, a field filter, an `$or` group, `$query`,
+   * `$regex`, `$sort` or `$select` naming `id` at the top of a document names `_id`.
+   * @default '_id'
+   */
+  wireId?: '_id' | 'id';
 }

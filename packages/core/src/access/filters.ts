@@ -1,4 +1,5 @@
 import type { Document, FindOptions } from '@store/common';
+import { textSearchFilter } from '@store/query';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 import { checkHiddenQuery } from './hidden';
@@ -39,15 +40,23 @@ function searchFilter(ctx: RequestContext): Document {
   return { $text: { $search: search } };
 }
 
+/** json-server's `q` (a foreign dialect on): some top-level string field, not a hidden one, contains the text. */
+function dialectSearchFilter(ctx: RequestContext): Document {
+  const search = ctx.query.dialect?.search;
+  if (search === undefined) return {};
+  const hidden = ctx.resource.hidden.filter((field) => !field.includes('.'));
+  return textSearchFilter(search, hidden);
+}
+
 /**
  * The filter a request selects with on `ctx.resource`: the access grant's filter, ANDed outside
  * `extra`, the query-string filter (`$query` included, so its `$or` cannot escape the grant) and
- * `$search`. A filter or `$sort` on a hidden field is a 400 `invalid_query`.
+ * `$search` (and json-server's `q`). A filter or `$sort` on a hidden field is a 400 `invalid_query`.
  */
 export function requestFilter(ctx: RequestContext, ...extra: Document[]): Document {
   const { resource, query } = ctx;
   checkHiddenQuery(resource.name, resource.hidden, query.filter, query.sort);
-  return andFilters(ctx.access.filter, ...extra, query.filter, searchFilter(ctx));
+  return andFilters(ctx.access.filter, ...extra, query.filter, searchFilter(ctx), dialectSearchFilter(ctx));
 }
 
 /** Find options from the compiled query, leaving out what it does not set. */

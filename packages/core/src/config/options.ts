@@ -18,6 +18,7 @@ import { databaseNameOf } from '../storage/open-storage';
 import { resolveBudgets } from './budgets-option';
 import { parseByteSize } from './byte-size';
 import { resolveCors } from './cors-option';
+import { resolveDialects } from './dialects-option';
 import { resolveRateLimit } from './rate-limit-option';
 import { resolveRealtime } from './realtime-option';
 import { resolveRelationOptions } from './relation-options';
@@ -31,6 +32,7 @@ import {
 import { resolveResources } from './resource-options';
 import { storeDescription } from './store-description';
 import { resolveTrustedProxies } from './trusted-proxies-option';
+import { resolveWireId } from './wire-id-option';
 
 const STORE_OPTIONS = [
   'db',
@@ -50,6 +52,8 @@ const STORE_OPTIONS = [
   'timestamps',
   'trustedProxies',
   'rateLimit',
+  'dialects',
+  'wireId',
   'populate',
   'secret',
   'plugins',
@@ -165,6 +169,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
   const table = { resources, restrict, timestamps, internalCollections, defaultAccess };
   const routable = (name: string) => findResource(table, name) !== undefined;
   const db = checkDb(config.db);
+  const dialects = resolveDialects(config.dialects);
   resolved = {
     db,
     data: checkData(config.data, db),
@@ -182,6 +187,8 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
     timestamps,
     trustedProxies,
     rateLimit: resolveRateLimit(config.rateLimit),
+    dialects,
+    wireId: resolveWireId(config.wireId),
     logger,
     plugins: active,
     internalCollections,
@@ -190,6 +197,7 @@ export function resolveStoreOptions(config: StoreConfig = {}): ResolvedStoreOpti
       config.populate,
       routed.configByRoute as Record<string, ResourceConfig>,
       routable,
+      dialects.foreign,
     ),
   };
   return resolved;

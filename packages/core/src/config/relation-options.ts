@@ -63,12 +63,15 @@ function asConfigError(error: unknown): never {
 /**
  * Resolves the relationship options ONCE, through `resolvePopulateOptions`: the store-wide
  * `populate` caps plus every resource's `singular` and `population`. Under `restrict`, a
- * relation must name a declared resource. Throws `invalid_config` naming the option.
+ * relation must name a declared resource. With `camelCase` (any foreign dialect on), references
+ * named `<singular>Id` / `<singular>Ids` join as `<singular>_id` / `<singular>_ids` do, in
+ * `$populate`, `$fill` and nested routes. Throws `invalid_config` naming the option.
  */
 export function resolveRelationOptions(
   populate: unknown,
   resources: Readonly<Record<string, RelationResourceConfig>>,
   routable: (name: string) => boolean,
+  camelCase = false,
 ): ResolvedRelationOptions {
   const caps = checkKeys(populate ?? {}, 'populate', POPULATE_KEYS) as PopulateConfig;
   const singular: Record<string, string> = Object.create(null);
@@ -92,6 +95,7 @@ export function resolveRelationOptions(
   try {
     const resolved = resolvePopulateOptions<HookContext>({
       singular,
+      camelCase,
       population,
       perParentCap: caps.perParentCap,
       maxRelations: caps.maxRelations,

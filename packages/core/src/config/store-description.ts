@@ -54,6 +54,11 @@ export function storeDescription(options: ResolvedStoreOptions): StoreDescriptio
     defaultLimit: options.defaultLimit,
     maxLimit: options.maxLimit,
     maxBulk: options.maxBulk,
+    wireId: options.wireId,
+    dialects: Object.freeze({
+      jsonServer: options.dialects.jsonServer,
+      simpleRest: options.dialects.simpleRest,
+    }),
     realtime: realtime && Object.freeze({ keepAliveSeconds: realtime.keepAliveSeconds }),
     resources: Object.freeze(resources),
     otherResources: options.restrict

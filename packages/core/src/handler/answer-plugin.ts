@@ -62,7 +62,7 @@ export async function answerPlugin(
     const answer = await runtime.answer({ request, method: request.method.toUpperCase(), flags });
     response = answer === null ? null : serialize(request, answer);
   } catch (error) {
-    response = renderError(error, options.logger);
+    response = renderError(error, options.logger, options.dialects.foreign);
   }
   if (response !== null) Object.assign(response.headers, instance.answerHeaders);
   return response;

@@ -40,7 +40,14 @@ async function answerResource(
     const started = await storage.current();
     const session = found === undefined ? await findSession(request, started) : found;
     const base = await withBudgets(
-      createContext(request, options, started.db, match, queries.of(request), session),
+      createContext(
+        request,
+        options,
+        started.db,
+        match,
+        queries.of(request, match.children ?? match.resource),
+        session,
+      ),
     );
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
@@ -48,7 +55,7 @@ async function answerResource(
     const text = result.data === undefined ? undefined : await answerText(ctx, result.data);
     return withEtag(request, respond(result, text), result.revision !== undefined);
   } catch (error) {
-    return renderError(error, options.logger);
+    return renderError(error, options.logger, options.dialects.foreign);
   }
 }
 
@@ -89,7 +96,11 @@ async function limit(
   const charge = limiter.charge(kind, clientKeyOf(request, session, options.trustedProxies));
   if (charge === undefined) return undefined;
   const error = charge.refused ?? failure;
-  return { charge, session, answer: error === undefined ? undefined : renderError(error, options.logger) };
+  return {
+    charge,
+    session,
+    answer: error === undefined ? undefined : renderError(error, options.logger, options.dialects.foreign),
+  };
 }
 
 /**
@@ -112,7 +123,7 @@ async function answer(
     try {
       return answerPreflight(request, cors);
     } catch (error) {
-      return renderError(error, options.logger);
+      return renderError(error, options.logger, options.dialects.foreign);
     }
   }
   const limited = limiter && (await limit(request, plugin, options, storage, feed, limiter));
@@ -154,7 +165,14 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
     closing = true;
     return Promise.all([feed?.close(), storage.close()]).then(() => undefined);
   };
-  const queries = new QueryCache({ defaultLimit: options.defaultLimit, maxLimit: options.maxLimit });
+  const queries = new QueryCache(
+    {
+      defaultLimit: options.defaultLimit,
+      maxLimit: options.maxLimit,
+      wireId: options.wireId,
+    },
+    options,
+  );
   // Rate-limit buckets live in this handler's memory: each process counts on its own.
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
   const handler = (request: StoreRequest) => answer(request, options, storage, feed, queries, limiter);

@@ -15,6 +15,7 @@ import type { ResolvedCors } from '../model/options';
 const EXPOSED_HEADERS = [
   'X-Total-Count',
   'Link',
+  'Content-Range',
   'ETag',
   'Location',
   'Retry-After',

@@ -7,8 +7,12 @@
  * the one kept longest goes first.
  */
 import { isPlainObject } from '@store/common';
-import { type CompiledQuery, compileQuery, type QueryOptions } from '@store/query';
+import { compileQuery, foreignParameters, type QueryOptions } from '@store/query';
+import type { StoreQuery } from '../model/context';
 import type { StoreRequest } from '../model/http';
+import type { ResolvedStoreOptions } from '../model/options';
+import type { ResolvedResource } from '../model/resource';
+import { checkForeignParameters, compileDialectQuery, readsRangeHeader } from './dialect-reading';
 
 export const QUERY_CACHE_SIZE = 1000;
 
@@ -24,26 +28,59 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** A bounded, per-store cache of `compileQuery` with the store's limits. */
+/** A compiled query string, and the names of other dialects' parameters it holds (store's own dialect only). */
+interface Kept {
+  readonly query: StoreQuery;
+  readonly foreign: readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * A bounded, per-store cache of `compileQuery` with the store's limits, reading the query through
+ * the foreign dialects the store has on (`dialects`); with none on, the names of other dialects'
+ * parameters it holds are kept with it, checked per request against the resource's fields.
+ */
 export class QueryCache {
   readonly #options: QueryOptions;
-  readonly #compiled = new Map<string, CompiledQuery>();
+  /** The store's options, when its dialects apply (absent: the store's own dialect only). */
+  readonly #store: ResolvedStoreOptions | undefined;
+  readonly #compiled = new Map<string, Kept>();
 
-  constructor(options: QueryOptions) {
+  constructor(options: QueryOptions, store?: ResolvedStoreOptions) {
     this.#options = options;
+    this.#store = store;
   }
 
-  /** The compiled query string of `request`, frozen; throws the query's 400 for a bad one. */
-  of(request: StoreRequest): CompiledQuery {
+  #compile(request: StoreRequest, rawQuery: string): Kept {
+    const store = this.#store;
+    if (store?.dialects.foreign) {
+      return { query: compileDialectQuery(request, store, this.#options), foreign: NONE };
+    }
+    const query = compileQuery(rawQuery, this.#options);
+    const foreign = foreignParameters(rawQuery);
+    return { query, foreign: foreign.length === 0 ? NONE : foreign };
+  }
+
+  /**
+   * The compiled query string of `request`, frozen; throws the query's 400 for a bad one, and
+   * the 400 `foreign_dialect_parameter` for a parameter of a dialect that is off, unless
+   * `resource` (the resource the query lists) declares a field of its name.
+   */
+  of(request: StoreRequest, resource?: ResolvedResource): StoreQuery {
     const raw = request.rawQuery;
     const rawQuery = raw.startsWith('?') ? raw.slice(1) : raw;
-    const kept = this.#compiled.get(rawQuery);
-    if (kept !== undefined) return kept;
-    const compiled = deepFreeze(compileQuery(rawQuery, this.#options));
-    if (this.#compiled.size >= QUERY_CACHE_SIZE) {
-      this.#compiled.delete(this.#compiled.keys().next().value as string);
+    const range = this.#store === undefined ? undefined : readsRangeHeader(this.#store, request);
+    const key = range === undefined ? rawQuery : `${rawQuery}\n${range}`;
+    let kept = this.#compiled.get(key);
+    if (kept === undefined) {
+      kept = deepFreeze(this.#compile(request, rawQuery));
+      if (this.#compiled.size >= QUERY_CACHE_SIZE) {
+        this.#compiled.delete(this.#compiled.keys().next().value as string);
+      }
+      this.#compiled.set(key, kept);
     }
-    this.#compiled.set(rawQuery, compiled);
-    return compiled;
+    if (kept.foreign.length > 0 && resource !== undefined) checkForeignParameters(kept.foreign, resource);
+    return kept.query;
   }
 }

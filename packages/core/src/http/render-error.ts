@@ -65,6 +65,12 @@ const DATABASE_ERRORS: Readonly<Record<number, { code: ErrorCode; detail: string
     detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',
   },
   11000: { code: 'conflict', detail: 'A document with the same _id (or unique key) already exists.' },
+  14031: {
+    code: 'disk_full',
+    detail:
+      "The database's disk is full: the change is not confirmed as saved (read before sending it " +
+      'again). Reads still answer; writes resume by themselves once space is freed on the disk.',
+  },
 };
 
 const INTERNAL = { code: 'internal', detail: 'The server failed to answer the request.' } as const;
@@ -97,10 +103,13 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
 
 /**
  * The one place that turns any error into an `application/problem+json` answer. A 500 logs
- * its cause through `logger` and carries no internals (no stack, no driver message).
+ * its cause through `logger` and carries no internals (no stack, no driver message). With
+ * `withMessage` (a foreign client dialect is on: react-admin and Refine show `message`), the
+ * problem also carries `message`, the same text as `detail`.
  */
-export function renderError(error: unknown, logger: StoreLogger): StoreResponse {
+export function renderError(error: unknown, logger: StoreLogger, withMessage = false): StoreResponse {
   const { problem, headers } = toProblem(error);
+  if (withMessage) problem.message = problem.detail;
   if (problem.detail === HOOK_FAILURE_DETAIL && isStoreError(error)) {
     logger.error(`[@store/core] a hook or access function failed with ${problem.status}`, error.cause);
   } else if (problem.status >= 500 && problem.code === 'internal') {

@@ -264,6 +264,30 @@ export interface RateLimitConfig {
   maxClients?: number;
 }
 
+/**
+ * `dialects`: the foreign client dialects the store reads besides its own query language.
+ * With any of them on, `DELETE` of one document answers 200 with the deleted document,
+ * problem bodies also carry `message`, and nested routes match `<singular>Id` as well.
+ */
+export interface DialectsConfig {
+  /**
+   * json-server's parameters (0.17 and v1): `_sort`/`_order`, `_start`/`_end`/`_limit`,
+   * `_page`/`_per_page`, `<field>_gte`/`_lte`/`_ne`/`_like`, `q`, `_embed`/`_expand`; lists
+   * always carry `X-Total-Count` and `Link`.
+   * @default false
+   */
+  jsonServer?: boolean;
+  /**
+   * simple-rest's parameters (react-admin's `ra-data-simple-rest`): `filter`, `range`, `sort` as
+   * JSON and the `Range` header; lists always carry `Content-Range`.
+   * @default false
+   */
+  simpleRest?: boolean;
+}
+
+/** The name of the primary key on the wire (`wireId`): the stored `_id`, or `id`. */
+export type WireId = '_id' | 'id';
+
 /** The configuration of a store: what `createStore(config)` takes. */
 export interface StoreConfig {
   /**
@@ -283,7 +307,7 @@ export interface StoreConfig {
    * CORS for the store's routes: `true` for any origin, or `{ origins, credentials }` (`origins`: a
    * list, `"*"`, or a function of the origin).
    * Preflights are answered, answers carry `Access-Control-Allow-Origin` and expose
-   * `X-Total-Count`, `Link`, `ETag`, `Location`, `Retry-After`.
+   * `X-Total-Count`, `Link`, `Content-Range`, `ETag`, `Location`, `Retry-After`, `RateLimit`, `RateLimit-Policy`.
    * @default false (no CORS headers; a preflight is not answered as one)
    */
   cors?: boolean | CorsConfig;
@@ -387,6 +411,25 @@ export interface StoreConfig {
    * @default undefined: off (the `store serve` command turns it on with the defaults)
    */
   rateLimit?: boolean | RateLimitConfig;
+  /**
+   * Foreign client dialects read besides the store's own query language: `true` for both, or
+   * `{ jsonServer, simpleRest }`. With them off, a parameter named as in another dialect
+   * (`_sort`, `_page`, `range`, ...) answers 400 `foreign_dialect_parameter` naming this option,
+   * unless a declared field has that name.
+   * @default false (the store's own dialect only)
+   */
+  dialects?: boolean | DialectsConfig;
+  /**
+   * The primary key's name on the wire. `'id'` presents `_id` as `id` everywhere a client sees
+   * or sends it: answers (populated and filled documents too), filters (`?id=2&id=5`,
+   * `id:in`, `$or`, `$query`, `$regex`), `$sort`, `$select`, bodies (a POST, PUT or PATCH body's
+   * `id` is the `_id`: a POST keeps its value and type, a PUT or PATCH must name the path's
+   * document), change events and the API description. Storage, hooks, access functions and the
+   * `db` handle keep `_id`; `_id` is still read in filters and bodies. A stored field named `id`
+   * is not shown (the primary key has that name); a body with both `id` and `_id` is a 400.
+   * @default '_id'
+   */
+  wireId?: WireId;
   /**
    * Receives the causes of 500 answers and warnings.
    * @default console

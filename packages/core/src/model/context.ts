@@ -1,6 +1,6 @@
 /** What one request carries through core, and what a route answers. Types only. */
 import type { Document, StoreCollection, StoreDb } from '@store/common';
-import type { CompiledQuery } from '@store/query';
+import type { CompiledQuery, LinkStyle } from '@store/query';
 import type { Operation, RequestSession } from './hooks';
 import type { StoreRequest } from './http';
 import type { ResolvedStoreOptions } from './options';
@@ -28,6 +28,29 @@ export interface RequestBudgets {
   readonly answerBytes: number;
 }
 
+/** A parent asked for as one object (`_expand=post`): the `$fill` field, answered as its first document under `as`. */
+export interface ExpandedParent {
+  readonly fill: string;
+  readonly as: string;
+}
+
+/** What a request read through a foreign dialect (the `dialects` option) needs besides the compiled query. */
+interface DialectReading {
+  /** json-server's `q`: text one of a document's top-level string fields contains. */
+  readonly search: string | undefined;
+  /** json-server v1's `_per_page`: the list answer is `{ first, prev, next, last, pages, items, data }`. */
+  readonly envelope: boolean;
+  /** The dialect paging parameters the request sent (left out of `Link` URLs), and how those URLs page. */
+  readonly paging: { readonly keys: readonly string[]; readonly style: LinkStyle };
+  /** Parents asked for as one object each (`_expand`, v1's `_embed=<singular>`). */
+  readonly expand: readonly ExpandedParent[];
+}
+
+/** The compiled query string as core reads it: with its dialect reading when a foreign dialect is on. */
+export interface StoreQuery extends CompiledQuery {
+  readonly dialect?: DialectReading;
+}
+
 /**
  * Everything one request carries through the handler. Access rules, hooks and sessions
  * plug in here: they read `request`, `resource`, `query` and `flags`, and use `db`.
@@ -50,7 +73,7 @@ export interface RequestContext {
    * everywhere), deep-frozen: one object serves every request with the same string
    * (`http/query-cache.ts`), and hooks receive it as it is.
    */
-  readonly query: CompiledQuery;
+  readonly query: StoreQuery;
   /** `$$name=value` flags: never filters; for hooks and access rules. */
   readonly flags: CompiledQuery['flags'];
   /** The request's clock: one instant for every timestamp a request writes. */

@@ -53,6 +53,11 @@ export const ERROR_CODES = defineErrorCodes({
   rate_limited: 429,
   /** A database operation ran past its time budget (`budgets.timeMS`, `maxTimeMS`), on either engine. */
   query_timeout: 503,
+  /**
+   * The database's disk (or quota) is full: a write was refused (MongoDB's `OutOfDiskSpace`,
+   * 14031, on either engine) while reads still answer; writes work again once space is freed.
+   */
+  disk_full: 507,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */
   invalid_config: 500,
 });

@@ -1,6 +1,6 @@
 /** The store's options once resolved: defaults applied, every value checked. Types only. */
 import type { ResolvedPopulateOptions } from '@store/populate';
-import type { BudgetFunction, StoreDbOption } from './config';
+import type { BudgetFunction, StoreDbOption, WireId } from './config';
 import type { HookContext } from './hooks';
 import type { StoreLogger } from './http';
 import type { PluginInstance, StorePlugin } from './plugin';
@@ -61,6 +61,13 @@ export interface ResolvedRateLimit {
   readonly maxClients: number;
 }
 
+/** `dialects` resolved: which foreign dialects are on; `foreign` when any is. */
+export interface ResolvedDialects {
+  readonly jsonServer: boolean;
+  readonly simpleRest: boolean;
+  readonly foreign: boolean;
+}
+
 /** `budgets` resolved: each a checked number, or a function called once per request. */
 export interface ResolvedBudgets {
   readonly examined: number | BudgetFunction;
@@ -104,6 +111,10 @@ export interface ResolvedStoreOptions {
   readonly trustedProxies: TrustedProxies;
   /** Rate limits per client, when on. */
   readonly rateLimit: ResolvedRateLimit | undefined;
+  /** The foreign client dialects that are on (the store's own is always on). */
+  readonly dialects: ResolvedDialects;
+  /** The primary key's name on the wire (`wireId`): `_id`, or `id` for clients that expect it. */
+  readonly wireId: WireId;
   readonly logger: StoreLogger;
   /** Relationship options (caps, singular overrides, constraints), resolved once by `@store/populate`. */
   readonly populate: ResolvedPopulateOptions<HookContext>;

@@ -59,6 +59,13 @@ export interface StoreDescription {
   readonly defaultLimit: number;
   readonly maxLimit: number;
   readonly maxBulk: number;
+  /** The primary key's name on the wire (`wireId`): `_id`, or `id`. */
+  readonly wireId: '_id' | 'id';
+  /**
+   * The foreign client dialects that are on (`dialects`); with any, `DELETE` of one document
+   * answers 200 with it.
+   */
+  readonly dialects: { readonly jsonServer: boolean; readonly simpleRest: boolean };
   /** Whether a list `GET` answers change events too, and their keep-alive; `undefined` without realtime. */
   readonly realtime: { readonly keepAliveSeconds: number } | undefined;
   /** The declared resources a route reaches, in the order declared. */

@@ -4,6 +4,7 @@ import { requestFilter } from '../access/filters';
 import { documentNotFound } from '../http/not-found';
 import type { RequestContext, RouteResult } from '../model/context';
 import { revisionOf } from '../model/revision';
+import { expandParents } from './dialect-answer';
 import { presentOne } from './present';
 import { relationProjection, resolveRelations, wantsRelations } from './relations';
 
@@ -23,7 +24,7 @@ export async function getDocument(ctx: RequestContext): Promise<RouteResult> {
     : [document];
   return {
     status: 200,
-    data: await presentOne(ctx, related as Document),
+    data: expandParents(ctx, [await presentOne(ctx, related as Document)])[0],
     revision: revisionOf(document),
   };
 }

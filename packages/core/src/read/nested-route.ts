@@ -11,7 +11,10 @@ import type { RequestContext } from '../model/context';
 export interface NestedList {
   /** `ctx` with the children as its resource (its `$search` fields, its `$populate` names). */
   readonly context: RequestContext;
-  /** Children of `<id>` (by `<singular(res)>_id` / `<singular(res)>_ids`), AND the relation's `match`. */
+  /**
+   * Children of `<id>` (by `<singular(res)>_id` / `<singular(res)>_ids`, and `<singular(res)>Id` /
+   * `<singular(res)>Ids` when a foreign dialect is on), AND the relation's `match`.
+   */
   readonly filter: Document;
 }
 

@@ -25,13 +25,35 @@ function decodedKey(part: string): string {
   }
 }
 
+/**
+ * The paging parameters of `target` in the request's own terms: `$page` / `$after`; after a
+ * foreign dialect's paging (its parameters left out), json-server's `_page` (from 1) with its
+ * page size, or the store's own with `$limit`.
+ */
+function pagingParts(ctx: RequestContext, target: PageTarget): string[] {
+  const { dialect, limit } = ctx.query;
+  const style = dialect?.paging.style ?? 'store';
+  if (style !== 'store') {
+    const page = 'page' in target ? target.page : 0;
+    return [`_page=${page + 1}`, `${style}=${limit}`];
+  }
+  const parts = dialect !== undefined && dialect.paging.keys.length > 0 ? [`$limit=${limit}`] : [];
+  if ('page' in target && target.page > 0) parts.push(`$page=${target.page}`);
+  if ('after' in target) parts.push(`$after=${target.after}`);
+  return parts;
+}
+
 /** The request's own URL (`baseUrl` or mount path, as `Location` headers are built) with `target` as its paging. */
 function pageUrl(ctx: RequestContext, target: PageTarget): string {
   const base = ctx.options.baseUrl ?? (ctx.request.mountPath ?? '').replace(/\/+$/, '');
   const raw = ctx.request.rawQuery.startsWith('?') ? ctx.request.rawQuery.slice(1) : ctx.request.rawQuery;
-  const parts = raw.split('&').filter((part) => part.length > 0 && !PAGING.has(decodedKey(part)));
-  if ('page' in target && target.page > 0) parts.push(`$page=${target.page}`);
-  if ('after' in target) parts.push(`$after=${target.after}`);
+  const dialectKeys = ctx.query.dialect?.paging.keys ?? [];
+  const parts = raw.split('&').filter((part) => {
+    if (part.length === 0) return false;
+    const key = decodedKey(part);
+    return !PAGING.has(key) && !dialectKeys.includes(key);
+  });
+  parts.push(...pagingParts(ctx, target));
   return `${base}${ctx.request.path}${parts.length > 0 ? `?${parts.join('&')}` : ''}`;
 }
 

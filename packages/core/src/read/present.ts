@@ -4,6 +4,7 @@ import { hookContext } from '../hooks/hook-context';
 import { runHook } from '../hooks/hooks';
 import type { RequestContext } from '../model/context';
 import { withoutRevision } from '../model/revision';
+import { onTheWire } from './wire-id';
 
 /**
  * `hooks.afterRead` of `ctx.resource` over documents an answer carries: its result, checked to
@@ -28,12 +29,13 @@ const hide = (documents: Document[], hidden: readonly string[]): Document[] =>
 
 /**
  * What a route answers for documents of `ctx.resource`: after `afterRead`, without the `hidden`
- * fields. Synchronous when the resource has no `afterRead` (most requests: no promise to wait for).
+ * fields, with `_id` named as `wireId` says. Synchronous when the resource has no `afterRead`
+ * (most requests: no promise to wait for).
  */
 export function present(ctx: RequestContext, documents: Document[]): Document[] | Promise<Document[]> {
   const { hidden, hooks } = ctx.resource;
-  if (hooks.afterRead === undefined) return hide(documents, hidden);
-  return afterRead(ctx, documents).then((shaped) => hide(shaped, hidden));
+  if (hooks.afterRead === undefined) return onTheWire(ctx, hide(documents, hidden));
+  return afterRead(ctx, documents).then((shaped) => onTheWire(ctx, hide(shaped, hidden)));
 }
 
 /** {@link present} for one document. */

@@ -3,6 +3,7 @@ import { omitFields, withJoinKeys } from '@store/populate';
 import { encodeCursor } from '@store/query';
 import { andFilters, findOptions, requestFilter } from '../access/filters';
 import type { RequestContext, RouteResult } from '../model/context';
+import { contentRange, expandParents, pageEnvelope } from './dialect-answer';
 import { countableFilter } from './geo-count';
 import { linkHeader } from './page-links';
 import { present } from './present';
@@ -36,14 +37,21 @@ function pageHeaders(
   total: number | undefined,
   cursorable: boolean,
 ): Record<string, string> {
-  const { sort, limit } = ctx.query;
+  const { sort, limit, dialect } = ctx.query;
   const full = documents.length > 0 && documents.length >= limit;
   const last = documents.at(-1);
-  const next = full && cursorable && sort && last ? encodeCursor(sort, last) : undefined;
+  // json-server's page links page by number (`_page`), never by cursor.
+  const byCursor = cursorable && (dialect === undefined || dialect.paging.style === 'store');
+  const next = full && byCursor && sort && last ? encodeCursor(sort, last) : undefined;
   const link = linkHeader(ctx, { full, next, total });
+  const range =
+    total !== undefined && ctx.options.dialects.simpleRest
+      ? contentRange(ctx, documents.length, total)
+      : undefined;
   return {
     ...(total === undefined ? {} : { 'x-total-count': String(total) }),
     ...(link === undefined ? {} : { link }),
+    ...(range === undefined ? {} : { 'content-range': range }),
   };
 }
 
@@ -52,7 +60,9 @@ function pageHeaders(
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
  * `$populate` / `$fill` relations, as {@link present} shows them, from the `$after` cursor when
  * given; `X-Total-Count` (the whole filter, access rule applied) with `$total=1`, and a `Link`
- * header ({@link linkHeader}). `extra` filters are ANDed with the query's. Relation names are
+ * header ({@link linkHeader}); with a foreign dialect on, the total always, `Content-Range`
+ * (simple-rest), json-server v1's envelope for `_per_page` and `_expand`'s parents as objects
+ * ({@link expandParents}). `extra` filters are ANDed with the query's. Relation names are
  * checked before any query, so a bad one is a 400 even on an empty page.
  */
 export async function readList(ctx: RequestContext, ...extra: Document[]): Promise<RouteResult> {
@@ -73,5 +83,7 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
     : strip.length > 0
       ? documents.map((doc) => omitFields(doc, strip))
       : documents;
-  return { status: 200, data: await present(ctx, related), headers };
+  const data = expandParents(ctx, await present(ctx, related));
+  const envelope = ctx.query.dialect?.envelope === true && counted !== undefined;
+  return { status: 200, data: envelope ? pageEnvelope(ctx, data, counted) : data, headers };
 }

@@ -6,6 +6,7 @@ import type { Document } from '@store/common';
 import { clientKeyOf } from '../http/client-key';
 import type { RequestContext } from '../model/context';
 import { presentOne } from '../read/present';
+import { wireKey } from '../read/wire-id';
 import type { EventType, NumberedChange } from './change';
 import { type EqualityClause, equalityClause } from './equality-keys';
 import { eventBytes } from './event-stream';
@@ -133,7 +134,7 @@ export class Subscriber {
       if (key !== undefined) cache.set(key, bytes);
       return bytes;
     };
-    if (doc === null) return done({ _id: documentId });
+    if (doc === null) return done(wireKey(this.ctx.options, documentId));
     const { projection } = this.ctx.query;
     const shown = presentOne(this.ctx, projection === undefined ? doc : this.#project(doc, projection));
     return shown instanceof Promise ? shown.then(done) : done(shown);

@@ -6,16 +6,20 @@ import { storeError } from '../model/error-codes';
 /**
  * The `_id` of a posted document: the body's, kept as given when it is a non-empty string,
  * a safe integer or an ObjectId (`{"$oid": ...}`), so a path can address it; otherwise a
- * new ObjectId's 24-hex string.
+ * new ObjectId's 24-hex string. `wireId` is the name the client gave it (`id` under
+ * `wireId: 'id'`), for the message.
  */
-export function idForNewDocument(bodyId: unknown): unknown {
+export function idForNewDocument(bodyId: unknown, wireId = '_id'): unknown {
   if (bodyId === undefined) return newId();
   const addressable =
     (typeof bodyId === 'string' && bodyId.length > 0 && bodyId.length <= 1024) ||
     Number.isSafeInteger(bodyId) ||
     bodyId instanceof ObjectId;
   if (!addressable) {
-    throw storeError('invalid_body', 'body._id: expected a non-empty string, an integer or {"$oid": ...}.');
+    throw storeError(
+      'invalid_body',
+      `body.${wireId}: expected a non-empty string, an integer or {"$oid": ...}.`,
+    );
   }
   return bodyId;
 }
@@ -25,6 +29,10 @@ export function checkBodyIdMatchesPath(ctx: RequestContext, bodyId: unknown): vo
   if (bodyId === undefined) return;
   const segment = ctx.route.id as string;
   if (!idCandidates(segment).some((candidate) => sameId(candidate, bodyId))) {
-    throw storeError('invalid_body', 'body._id: differs from the id in the path; an _id cannot change.');
+    const name = ctx.options.wireId;
+    throw storeError(
+      'invalid_body',
+      `body.${name}: differs from the id in the path; an ${name} cannot change.`,
+    );
   }
 }

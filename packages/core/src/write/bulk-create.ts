@@ -109,7 +109,7 @@ export async function createMany(ctx: RequestContext, items: unknown[]): Promise
   const given: boolean[] = [];
   for (const [index, item] of items.entries()) {
     const body = await forItem(index, () => prepareNewDocument(ctx, sanitizeDocument(item)));
-    const _id = await forItem(index, () => idForNewDocument(body._id));
+    const _id = await forItem(index, () => idForNewDocument(body._id, ctx.options.wireId));
     const document = stampCreated(ctx, newDocument(_id, body));
     document[REVISION_FIELD] = newRevision();
     documents.push(document);

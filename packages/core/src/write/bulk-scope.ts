@@ -20,6 +20,19 @@ const PAGE_PARAMETERS = new Set([
   '$after',
   '$populate',
   '$fill',
+  // The same, in the foreign dialects (read only when the `dialects` option turns them on).
+  '_sort',
+  '_order',
+  '_start',
+  '_end',
+  '_limit',
+  '_page',
+  '_per_page',
+  '_embed',
+  '_expand',
+  'range',
+  'sort',
+  'embed',
 ]);
 
 /**
@@ -30,15 +43,17 @@ const PAGE_PARAMETERS = new Set([
  */
 export function bulkFilter(ctx: RequestContext): Document {
   const route = `${ctx.method} /${ctx.resource.name}`;
+  const foreign = ctx.options.dialects.foreign;
   for (const key of new URLSearchParams(ctx.request.rawQuery).keys()) {
-    if (PAGE_PARAMETERS.has(key)) {
+    if (PAGE_PARAMETERS.has(key) && (foreign || key.startsWith('$'))) {
       throw storeError(
         'invalid_query',
         `${key} does not apply to ${route}: it changes every document its filter matches.`,
       );
     }
   }
-  if (Object.keys(ctx.query.filter).length === 0 && ctx.query.search === undefined) {
+  const search = ctx.query.search ?? ctx.query.dialect?.search;
+  if (Object.keys(ctx.query.filter).length === 0 && search === undefined) {
     throw storeError(
       'filter_required',
       `${route} changes every document its filter matches; give at least one filter ` +

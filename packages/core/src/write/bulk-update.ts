@@ -24,6 +24,7 @@ import { applySet } from './merge-set';
 import { setOf } from './patch';
 import { isManaged } from './timestamps';
 import { validateBody } from './validate-body';
+import { bodyFromWire } from './wire-body';
 
 /**
  * Matches a document on which at least one of the fields `set` names is missing or has another
@@ -85,7 +86,7 @@ export async function patchMatching(ctx: RequestContext): Promise<RouteResult> {
     );
   }
   const filter = bulkFilter(ctx);
-  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, true);
+  const parsed = bodyFromWire(ctx, await parseJsonBody(ctx.request, ctx.options.bodyLimit, true));
   const set = protectPatch(ctx, setOf(ctx, await applyBeforeWrite(ctx, parsed, null), true));
   const { validate, hooks } = ctx.resource;
   if (validate === undefined && hooks.afterWrite === undefined && !touchesGeo(ctx, Object.keys(set))) {

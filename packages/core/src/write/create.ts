@@ -10,6 +10,7 @@ import { insertUnaliased } from './insert-unaliased';
 import { newDocument, prepareNewDocument } from './new-document';
 import { presentWritten } from './present-written';
 import { stampCreated } from './timestamps';
+import { bodyFromWire } from './wire-body';
 
 /** `<baseUrl>/<res>/<id>`; without `baseUrl`, the mount path makes it right under `app.use('/api', ...)`. */
 function location(ctx: RequestContext, id: unknown): string {
@@ -23,7 +24,7 @@ const MADE_ID_TRIES = 3;
 /** Stores `body` under its own `_id`, or under a new one the store makes (made again when taken). */
 async function insertNew(ctx: RequestContext, body: Document): Promise<Document> {
   for (let attempt = 1; ; attempt++) {
-    const _id = idForNewDocument(body._id);
+    const _id = idForNewDocument(body._id, ctx.options.wireId);
     const document = stampCreated(ctx, newDocument(_id, body));
     document[REVISION_FIELD] = newRevision();
     try {
@@ -45,8 +46,12 @@ async function insertNew(ctx: RequestContext, body: Document): Promise<Document>
  * bulk create (`createMany`).
  */
 export async function createDocument(ctx: RequestContext): Promise<RouteResult> {
-  const parsed = await parseCreateBody(ctx.request, ctx.options.bodyLimit);
-  if (Array.isArray(parsed)) return createMany(ctx, parsed);
+  const parsed = bodyFromWire(ctx, await parseCreateBody(ctx.request, ctx.options.bodyLimit));
+  if (Array.isArray(parsed))
+    return createMany(
+      ctx,
+      parsed.map((item) => bodyFromWire(ctx, item)),
+    );
   const document = await insertNew(ctx, await prepareNewDocument(ctx, parsed));
   await afterWritten(ctx, null, document);
   const headers = { location: location(ctx, document._id) };

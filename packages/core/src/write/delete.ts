@@ -6,6 +6,7 @@ import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
 import { newRevision, REVISION_FIELD, withoutRevision } from '../model/revision';
 import { conditionalFilter, notWritten } from './conditional';
+import { presentWritten } from './present-written';
 
 /**
  * Deletes the first document `filter` matches, or every one (`many`); under `softDelete`, sets
@@ -23,14 +24,17 @@ export async function removeMatching(ctx: RequestContext, filter: Document, many
 }
 
 /**
- * `DELETE /<res>/<id>`: 204 without a body; 404 when no document the caller may delete has the
- * id. With `beforeDelete` / `afterDelete`, the document is read first, handed to `beforeDelete`
- * (which may refuse), deleted only if it is still the one read, then handed to `afterDelete`.
+ * `DELETE /<res>/<id>`: 204 without a body, or, when a foreign client dialect is on
+ * (`dialects`), 200 with the deleted document as a read by the caller shows it; 404 when no
+ * document the caller may delete has the id. With `beforeDelete` / `afterDelete` (or to answer
+ * the document), the document is read first, handed to `beforeDelete` (which may refuse),
+ * deleted only if it is still the one read, then handed to `afterDelete`.
  */
 export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> {
   const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   const { beforeDelete, afterDelete } = ctx.resource.hooks;
-  if (beforeDelete === undefined && afterDelete === undefined) {
+  const answersDocument = ctx.options.dialects.foreign;
+  if (beforeDelete === undefined && afterDelete === undefined && !answersDocument) {
     if ((await removeMatching(ctx, filter)) === 0) throw notWritten(ctx);
     return { status: 204 };
   }
@@ -41,5 +45,7 @@ export async function deleteDocument(ctx: RequestContext): Promise<RouteResult> 
   if ((await removeMatching(ctx, { $and: [filter, { _id: stored._id }] })) === 0) throw notWritten(ctx);
   if (afterDelete !== undefined)
     await runAfterHook(ctx, 'afterDelete', (hookCtx) => afterDelete(hookCtx, document));
-  return { status: 204 };
+  return answersDocument
+    ? { status: 200, data: await presentWritten(ctx, withoutRevision(stored)) }
+    : { status: 204 };
 }

@@ -15,6 +15,7 @@ import { applySet, checkNoOverlap } from './merge-set';
 import { presentWritten } from './present-written';
 import { stampPatched } from './timestamps';
 import { validateBody } from './validate-body';
+import { bodyFromWire } from './wire-body';
 
 /**
  * The `$set` of a PATCH body (timestamps stamped): at least one key, none overlapping another.
@@ -63,7 +64,7 @@ async function checkPatchedGeo(
  */
 export async function patchDocument(ctx: RequestContext): Promise<RouteResult> {
   const mergePatch = isMergePatch(ctx.request);
-  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit, !mergePatch);
+  const parsed = bodyFromWire(ctx, await parseJsonBody(ctx.request, ctx.options.bodyLimit, !mergePatch));
   const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   if (mergePatch) return mergePatchDocument(ctx, parsed, filter);
   const known = await previousFor(ctx, filter);

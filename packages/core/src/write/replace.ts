@@ -11,6 +11,7 @@ import { checkGeoFields } from './geo-fields';
 import { presentWritten } from './present-written';
 import { stampReplaced } from './timestamps';
 import { validateBody } from './validate-body';
+import { bodyFromWire } from './wire-body';
 
 /**
  * `PUT /<res>/<id>`: replaces the document with the body (after `beforeWrite`), keeping its
@@ -19,7 +20,7 @@ import { validateBody } from './validate-body';
  * has the id.
  */
 export async function replaceDocument(ctx: RequestContext): Promise<RouteResult> {
-  const parsed = await parseJsonBody(ctx.request, ctx.options.bodyLimit);
+  const parsed = bodyFromWire(ctx, await parseJsonBody(ctx.request, ctx.options.bodyLimit));
   checkBodyIdMatchesPath(ctx, parsed._id);
   const filter = await conditionalFilter(ctx, requestFilter(ctx, idFilter(ctx.route.id as string)));
   const stored = await ctx.collection.findOne(filter);

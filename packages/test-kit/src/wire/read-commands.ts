@@ -21,7 +21,7 @@ export function documentOption(value: unknown, name: string): Document | undefin
 }
 
 /** The command's `maxTimeMS` as the engine takes it (0 or absent: no limit). */
-export function timeLimit(command: Document): TimeLimit {
+function timeLimit(command: Document): TimeLimit {
   const ms = countOption(command.maxTimeMS, 'maxTimeMS', 0);
   return ms > 0 ? { maxTimeMS: ms } : {};
 }
