@@ -6,6 +6,7 @@
 import {
   createStoreHandler,
   renderError,
+  resolveDialects,
   type StoreConfig,
   type StoreRequest,
   type StoreResponse,
@@ -51,9 +52,10 @@ function toResponse(response: StoreResponse): Response {
   return new Response(response.stream ?? response.body ?? null, { status: response.status, headers });
 }
 
-function notFound(request: Request): Response {
+/** The 404 of an unmatched request; with a foreign dialect on, its problem carries `message` too. */
+function notFound(request: Request, withMessage: boolean): Response {
   const error = storeError('not_found', 'No resource route of the store matches this path.');
-  const { status, headers, body } = renderError(error, console);
+  const { status, headers, body } = renderError(error, console, withMessage);
   return toResponse(
     request.method.toUpperCase() === 'HEAD' ? { status, headers } : { status, headers, body },
   );
@@ -80,11 +82,13 @@ export function createStore<C>(
 export function createStore<C>(config: StoreConfig = {}, options: FetchStoreOptions<C> = {}) {
   const resolved = resolveFetchStoreOptions(options);
   const handler = createStoreHandler(config);
+  // Checked by createStoreHandler above: read again only for the adapter's own 404.
+  const { foreign } = resolveDialects(config.dialects);
   const fetchStore = async (request: Request, context?: C): Promise<Response | null> => {
     const storeRequest = toStoreRequest(request, context, resolved);
     const response = storeRequest && (await handler(storeRequest));
     if (response) return toResponse(response);
-    return resolved.fallthrough ? null : notFound(request);
+    return resolved.fallthrough ? null : notFound(request, foreign);
   };
   return Object.assign(fetchStore, { ready: handler.ready, close: () => handler.close() });
 }

@@ -37,6 +37,23 @@ describe('createStore (fetch)', () => {
     expect(text === '' ? undefined : JSON.parse(text)?.code).toBe(hasBody ? 'not_found' : undefined);
   });
 
+  it.each([
+    ['both dialects', true, true],
+    ['simple-rest', { simpleRest: true }, true],
+    ['no foreign dialect', { jsonServer: false }, false],
+    ['the default', undefined, false],
+  ] as const)(
+    'gives its own 404 a message, as detail, exactly when a foreign dialect is on (%s)',
+    async (_, dialects, carries) => {
+      const store = createStore({ db: createEmbeddedDb(), ...(dialects === undefined ? {} : { dialects }) });
+      await store.ready;
+      const problem = await (await store(new Request('http://host/-posts'))).json();
+      expect(problem).toMatchObject({ status: 404, code: 'not_found' });
+      expect(problem.message).toBe(carries ? problem.detail : undefined);
+      await store.close();
+    },
+  );
+
   it('strips basePath, puts it in Location, and treats paths outside it as unmatched', async () => {
     const store = await storeWith({ basePath: '/api/v1' });
     const created = await store(post('http://host/api/v1/posts', { _id: 'a b' }));

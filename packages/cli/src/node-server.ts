@@ -2,6 +2,7 @@
  * The command's HTTP server: plain `node:http` in front of core's handler (no web framework in
  * the way). A path the store does not answer is a 404 problem. Bound to a loopback address, it
  * first checks the request's `Host` (DNS rebinding); bound to any other, it answers every `Host`.
+ * With a foreign client dialect on, its own problems carry `message` as the store's do.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { StoreError } from '@store/common';
@@ -37,27 +38,29 @@ export function onLoopback(server: Server): boolean {
 
 /**
  * A server answering every request with `handler`; while it listens on a loopback address, a
- * request `checkHost` refuses (by its `Host` header) gets that error instead.
+ * request `checkHost` refuses (by its `Host` header) gets that error instead. `withMessage`
+ * (a foreign dialect is on): the problems the server answers itself also carry `message`.
  */
 export function storeServer(
   handler: StoreHandler,
   checkHost: (host: string | undefined) => StoreError | undefined,
+  withMessage = false,
 ): Server {
   let loopback = false;
+  const problem = (error: unknown) => renderError(error, logger, withMessage);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const refused = loopback ? checkHost(req.headers.host) : undefined;
     if (refused !== undefined) {
-      writeNodeResponse(res, renderError(refused, logger));
+      writeNodeResponse(res, problem(refused));
       return;
     }
     const request = toStoreRequest(req);
     handler(request)
       .then(
         (answer) =>
-          answer ??
-          renderError(storeError('not_found', `Nothing is served at ${request.path.slice(0, 200)}.`), logger),
+          answer ?? problem(storeError('not_found', `Nothing is served at ${request.path.slice(0, 200)}.`)),
       )
-      .catch((error: unknown) => renderError(error, logger))
+      .catch(problem)
       .then((answer) => writeNodeResponse(res, answer));
   });
   server.on('listening', () => {

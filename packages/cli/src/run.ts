@@ -6,7 +6,7 @@ import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { createStoreHandler, type StoreConfig, type StorePlugin } from '@store/core';
+import { createStoreHandler, resolveDialects, type StoreConfig, type StorePlugin } from '@store/core';
 import { openapi } from '@store/openapi';
 import { answeredHosts, hostCheck, parseAllowedHosts } from './allowed-hosts';
 import { backupCommand } from './backup';
@@ -88,8 +88,10 @@ ${STORAGE_FLAGS}
   import: `Usage: store import <file.json> [options]
 
 Loads an object of arrays ({ "posts": [...], "comments": [...] }): each array becomes a
-collection. json-server's db.json imports as is: "id" becomes "_id"; members that are not
-arrays (such as "profile") are reported and left out. Extended JSON keeps ObjectIds and dates.
+collection. json-server's db.json imports as is: "id" is stored as _id (its value and type
+kept: "id": 1 stays the number 1), and store serve shows it as id again (its default; with
+--no-id, as _id); members that are not arrays (such as "profile") are reported and left out.
+Extended JSON keeps ObjectIds and dates.
 All or nothing: every document is checked first (an _id twice, an array as _id), then the
 collections are written in batches and made visible in one last step, so a failure or a crash
 leaves the data as it was. The store's internal collections (svc-sessions, svc-magic-links,
@@ -261,6 +263,7 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
       }
     }
     const docs = await docsPlugin(target, config.plugins, values['no-docs'] === true, io);
+    const client = clientOptions(values, config);
     const handler = createStoreHandler({
       ...config,
       db: target.db,
@@ -269,13 +272,17 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
       rateLimit: config.rateLimit ?? true,
       // Clients written for json-server, react-admin or Refine work as they are (a flag, then the
       // config, decides otherwise).
-      ...clientOptions(values, config),
+      ...client,
       plugins: [...(config.plugins ?? []), ...docs],
     });
     await handler.ready.catch((error: Error) => {
       throw new CliError(`cannot start the store: ${error.message}`);
     });
-    const server = storeServer(handler, hostCheck(host, allowedHosts));
+    const server = storeServer(
+      handler,
+      hostCheck(host, allowedHosts),
+      resolveDialects(client.dialects).foreign,
+    );
     await listen(server, port, host).catch((error: NodeJS.ErrnoException) => {
       throw new CliError(
         error.code === 'EADDRINUSE'

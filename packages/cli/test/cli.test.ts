@@ -66,6 +66,10 @@ describe('store --help and usage errors', () => {
       /On any\s+other address \(0\.0\.0\.0\) other machines can reach it and every Host is\s+answered/,
     ],
     [['import', '-h'], /json-server's db.json imports as is/],
+    [
+      ['import', '-h'],
+      /"id" is stored as _id \(its value and type\s+kept[\s\S]*store serve shows it as id again/,
+    ],
     [['export', '--help'], /to stdout without one/],
   ])('prints help for %j and exits 0', async (args, text) => {
     const cli = run(args);
@@ -136,6 +140,24 @@ describe('store serve', () => {
     });
     const foreign = await fetch(`${base}/posts?_sort=title`);
     expect(foreign.status).toBe(400);
+    expect(await cli.stop()).toBe(0);
+  });
+
+  it.each([
+    ['carries', [], true],
+    ['leaves out', ['--no-dialects'], false],
+  ] as const)('%s message (as detail) in its own 404 and Host refusal with %j', async (_, args, carries) => {
+    const { base, cli } = await serving([...args]);
+    const missing = await withHost(base, new URL(base).host, 'GET', '/nowhere/1/2/3');
+    const refused = await withHost(base, 'evil.test');
+    for (const [answer, status, code] of [
+      [missing, 404, 'not_found'],
+      [refused, 403, 'host_not_allowed'],
+    ] as const) {
+      const problem = answer.body as { detail: string; message?: string };
+      expect(answer).toMatchObject({ status, body: { code } });
+      expect(problem.message).toBe(carries ? problem.detail : undefined);
+    }
     expect(await cli.stop()).toBe(0);
   });
 

@@ -5,6 +5,7 @@
  * interface come from `@store/common`.
  */
 
+export { resolveDialects } from './config/dialects-option';
 export { resolveStoreOptions } from './config/options';
 export { createStoreHandler } from './handler/handler';
 export { writeNodeResponse } from './handler/node-response';
@@ -48,7 +49,7 @@ export type {
   StoreRequestHeaders,
   StoreResponse,
 } from './model/http';
-export type { ResolvedStoreOptions, TrustedProxies } from './model/options';
+export type { ResolvedDialects, ResolvedStoreOptions, TrustedProxies } from './model/options';
 export type {
   EndedSessions,
   PluginAnswer,

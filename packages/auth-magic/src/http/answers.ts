@@ -4,6 +4,7 @@ import type { ResolvedStrategy } from '../resolved-options';
 import { sessionCookie } from '../session-http';
 import type { AuthSession } from '../sessions';
 import type { AuthResult, AuthRouteContext } from './context';
+import { wireUser } from './wire-user';
 
 /** The quality the `Accept` header gives `type` (its most specific matching range), 0 when none. */
 function quality(accept: string, type: string): number {
@@ -45,7 +46,8 @@ export function redirect(ctx: AuthRouteContext, location: string, headers: Recor
 
 /**
  * Hands out a session: the `store_session` cookie (HttpOnly, SameSite=Lax, Secure on https) and
- * either a redirect to `redirectSuccess` or 200 `{ token, user, expiresAt }`.
+ * either a redirect to `redirectSuccess` or 200 `{ token, user, expiresAt }` (the user's key named
+ * as the store's `wireId` says).
  */
 export function sessionAnswer(
   ctx: AuthRouteContext,
@@ -59,7 +61,11 @@ export function sessionAnswer(
   });
   if (redirectSuccess !== null) return redirect(ctx, redirectSuccess, { 'set-cookie': cookie });
   const { token, user, expiresAt } = session;
-  return { status: 200, data: { token, user, expiresAt }, headers: { 'set-cookie': cookie } };
+  return {
+    status: 200,
+    data: { token, user: wireUser(ctx.wireId, user), expiresAt },
+    headers: { 'set-cookie': cookie },
+  };
 }
 
 /** The answer to a sign-out: 204, the `store_session` cookie cleared. */

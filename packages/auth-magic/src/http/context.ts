@@ -1,4 +1,4 @@
-import type { PluginAnswer, PluginRequest, StoreRequest } from '@store/core';
+import type { PluginAnswer, PluginRequest, StoreRequest, WireId } from '@store/core';
 import type { AuthDeps } from '../deps';
 import { AuthError } from '../errors';
 import type { AuthRequest } from '../options';
@@ -11,6 +11,8 @@ export interface AuthRouteContext {
   readonly method: string;
   /** The store's `bodyLimit` (auth routes read at most 16 KiB of it). */
   readonly bodyLimit: number;
+  /** The store's `wireId`: the name the user documents an answer carries show their `_id` under. */
+  readonly wireId: WireId;
   /** The database and the resolved auth options, as every flow takes them. */
   readonly deps: AuthDeps;
   /** Decoded path parameters (`:token`, `:email`). */
@@ -22,6 +24,12 @@ export interface AuthRouteContext {
 /** What an auth route answers: JSON `data`, an HTML page, or neither (204, redirects). */
 export type AuthResult = PluginAnswer;
 
+/** What an auth request reads of the store's own settings. */
+export interface AuthStoreSettings {
+  readonly bodyLimit: number;
+  readonly wireId: WireId;
+}
+
 /** One auth route. */
 export type AuthRoute = (ctx: AuthRouteContext) => Promise<AuthResult>;
 
@@ -32,12 +40,13 @@ function header(request: StoreRequest, name: string): string | undefined {
 
 /**
  * Builds the context of an auth request: its client address read through the store's
- * `trustedProxies`; its `$$` flags (compiled by core) reach the hooks.
+ * `trustedProxies`; its `$$` flags (compiled by core) reach the hooks; the store's `bodyLimit`
+ * and `wireId`.
  */
 export function createAuthContext(
   { request, method, flags }: PluginRequest,
   deps: AuthDeps,
-  bodyLimit: number,
+  { bodyLimit, wireId }: AuthStoreSettings,
   params: Readonly<Record<string, string>>,
 ): AuthRouteContext {
   const ip = deps.options.clientAddress(request);
@@ -46,7 +55,7 @@ export function createAuthContext(
     userAgent: header(request, 'user-agent') ?? null,
     flags,
   };
-  return { request, method, bodyLimit, deps, params, client };
+  return { request, method, bodyLimit, wireId, deps, params, client };
 }
 
 /** The enabled `magicLink` options (the route table mounts link routes only when it is). */

@@ -8,6 +8,7 @@ import type {
   PluginStoreSeams,
   RequestSession,
   ResourcePlugin,
+  StoreDescription,
   StoreRequest,
 } from '@store/core';
 import { type AuthDeps, createAuthDeps, ensureAuthIndexes } from '../deps';
@@ -16,7 +17,7 @@ import type { ResolvedAuthOptions } from '../resolved-options';
 import { sessionTokenFromHeaders } from '../session-http';
 import { checkSessions, findSession, revokeUserSessions } from '../sessions';
 import { isBlockedUser } from '../users';
-import { createAuthContext } from './context';
+import { type AuthStoreSettings, createAuthContext } from './context';
 import { describeAuthRoutes } from './openapi';
 import { authCollections, resolveUserAuth, type UserAuthConfig } from './options';
 import { authRouteFor, matchAuthRoute } from './route-table';
@@ -50,21 +51,34 @@ export async function findRequestSession(
   return token === null ? null : findSession(deps, token);
 }
 
+/** What the plugin keeps of the store it is set up in. */
+interface StoreOfPlugin {
+  readonly bodyLimit: number;
+  /** The store's description, complete once `createStore` has returned (read at request time). */
+  describe(): StoreDescription;
+}
+
 /** Answers a request under `/auth`, or `null` when it names no auth route (docs/auth.md#routes). */
 async function answerAuth(
   request: PluginRequest,
   deps: AuthDeps,
-  bodyLimit: number,
+  store: AuthStoreSettings,
 ): Promise<PluginAnswer | null> {
   const match = matchAuthRoute(request.request.path, deps.options);
   if (match === undefined) return null;
   const route = authRouteFor(match, request.method);
-  return route(createAuthContext(request, deps, bodyLimit, match.params));
+  return route(createAuthContext(request, deps, store, match.params));
 }
 
-function runtime(deps: AuthDeps, bodyLimit: number): PluginRuntime {
+function runtime(deps: AuthDeps, store: StoreOfPlugin): PluginRuntime {
+  let settings: AuthStoreSettings | undefined;
+  // Read once, at the first request: the description is complete by then, and fixed.
+  const settingsOf = () => {
+    settings ??= { bodyLimit: store.bodyLimit, wireId: store.describe().wireId };
+    return settings;
+  };
   return {
-    answer: (request) => answerAuth(request, deps, bodyLimit),
+    answer: (request) => answerAuth(request, deps, settingsOf()),
     findSession: (request) => findRequestSession(request, deps),
     checkSessions: (sessions) => checkSessions(deps, sessions),
   };
@@ -98,7 +112,7 @@ export interface MagicAuthInstance extends PluginInstance {
   revokeUserSessions(userId: unknown): Promise<number>;
 }
 
-function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthInstance {
+function instance(options: ResolvedAuthOptions, store: StoreOfPlugin): MagicAuthInstance {
   let started: AuthDeps | null = null;
   const managedFields = [...new Set([options.magicLink?.emailField, options.magicCode?.emailField])];
   return {
@@ -121,7 +135,7 @@ function instance(options: ResolvedAuthOptions, bodyLimit: number): MagicAuthIns
       const deps = createAuthDeps(db, options, seams);
       await ensureAuthIndexes(deps);
       started = deps;
-      return runtime(deps, bodyLimit);
+      return runtime(deps, store);
     },
     async revokeUserSessions(userId: unknown) {
       if (started === null) throw new Error('@store/auth-magic: the store has not started yet');
@@ -143,6 +157,6 @@ export const magicAuth: ResourcePlugin = {
   errorCodes: AUTH_ERROR_CODES,
   setup(input) {
     const options = resolveUserAuth(input);
-    return options === null ? null : instance(options, input.store.bodyLimit);
+    return options === null ? null : instance(options, input.store);
   },
 };

@@ -25,7 +25,11 @@ function dialects(jsonServer: boolean, simpleRest: boolean): ResolvedDialects {
   return Object.freeze({ jsonServer, simpleRest, foreign: jsonServer || simpleRest });
 }
 
-/** Resolves `dialects`: undefined or `false` is none, `true` both, or `{ jsonServer, simpleRest }`. */
+/**
+ * Resolves `dialects`: undefined or `false` is none, `true` both, or `{ jsonServer, simpleRest }`.
+ * Public: an adapter or server that answers problems of its own (a 404 outside the store) reads
+ * `foreign` from it, so its problems carry `message` as the store's do.
+ */
 export function resolveDialects(value: unknown): ResolvedDialects {
   if (value === undefined || value === false) return NO_FOREIGN_DIALECTS;
   if (value === true) return dialects(true, true);

@@ -64,7 +64,8 @@ const DATABASE_ERRORS: Readonly<Record<number, { code: ErrorCode; detail: string
     code: 'invalid_query',
     detail: 'geo:near needs a 2dsphere index on the field: list it in resources.<name>.geo.',
   },
-  11000: { code: 'conflict', detail: 'A document with the same _id (or unique key) already exists.' },
+  // Rendered without the request's options: "id" names the key under either `wireId`.
+  11000: { code: 'conflict', detail: 'A document with the same id (or unique key) already exists.' },
   14031: {
     code: 'disk_full',
     detail:

@@ -28,7 +28,9 @@ const owned = (collection: string, field: string, kind: 1 | '2dsphere'): Collect
  * The ascending indexes: each field of a resource's `indexes`, and the reference fields the
  * declared relations join on: for `resources.<res>.population.<rel>`, `<singular(res)>_id` and
  * `<singular(res)>_ids` on the collection of `<rel>` (what `$populate=<rel>` and
- * `GET /<res>/<id>/<rel>` ask for). `$fill` joins on `_id`, always indexed.
+ * `GET /<res>/<id>/<rel>` ask for), and with a foreign dialect on (the populate option
+ * `camelCase`), the json-server spellings `<singular(res)>Id` and `<singular(res)>Ids` they also
+ * join on. `$fill` joins on `_id`, always indexed.
  */
 function ascendingIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
   const out = new Map<string, CollectionIndex>();
@@ -38,8 +40,13 @@ function ascendingIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
   for (const { resource, relation } of options.relations) {
     const related = findResource(options, relation);
     if (related === undefined) continue;
-    const { one, many } = referenceFields(resource, options.populate.singular);
-    for (const field of [one, many]) {
+    const { one, many, camel } = referenceFields(
+      resource,
+      options.populate.singular,
+      options.populate.camelCase,
+    );
+    const fields = camel === undefined ? [one, many] : [one, many, camel.one, camel.many];
+    for (const field of fields) {
       out.set(`${related.collection}\u0000${field}`, owned(related.collection, field, 1));
     }
   }

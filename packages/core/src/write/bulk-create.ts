@@ -40,7 +40,7 @@ async function checkIdsFree(ctx: RequestContext, documents: Document[], given: b
     if (earlier !== undefined)
       throw taken(
         index,
-        `its _id is the same as item ${earlier}'s (7 and "7", a hex string and its ObjectId, are one id).`,
+        `its ${ctx.options.wireId} is the same as item ${earlier}'s (7 and "7", a hex string and its ObjectId, are one id).`,
       );
     indexOf.set(key, index);
     if (!given[index]) return;
@@ -55,7 +55,7 @@ async function checkIdsFree(ctx: RequestContext, documents: Document[], given: b
   const index = indexOf.get(pathKey(first._id)) ?? 0;
   throw taken(
     index,
-    'a document with the same _id already exists (7 and "7", or a hex string and its ObjectId, are the same id).',
+    `a document with the same ${ctx.options.wireId} already exists (7 and "7", or a hex string and its ObjectId, are the same id).`,
   );
 }
 
@@ -90,7 +90,9 @@ async function insertAll(ctx: RequestContext, documents: Document[]): Promise<vo
         );
       });
     const duplicate = (error as { code?: unknown } | null)?.code === 11000;
-    if (duplicate && index !== undefined) throw taken(index, 'its _id or a unique field is taken.');
+    if (duplicate && index !== undefined) {
+      throw taken(index, `its ${ctx.options.wireId} or a unique field is taken.`);
+    }
     throw error;
   }
 }

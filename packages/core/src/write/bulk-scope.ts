@@ -57,7 +57,7 @@ export function bulkFilter(ctx: RequestContext): Document {
     throw storeError(
       'filter_required',
       `${route} changes every document its filter matches; give at least one filter ` +
-        '(a field, $or, $query, $regex or $search). For every document, say so: ?_id:exists=true',
+        `(a field, $or, $query, $regex or $search). For every document, say so: ?${ctx.options.wireId}:exists=true`,
     );
   }
   return requestFilter(ctx);

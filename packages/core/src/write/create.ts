@@ -28,7 +28,7 @@ async function insertNew(ctx: RequestContext, body: Document): Promise<Document>
     const document = stampCreated(ctx, newDocument(_id, body));
     document[REVISION_FIELD] = newRevision();
     try {
-      await insertUnaliased(ctx.collection, document, body._id !== undefined);
+      await insertUnaliased(ctx.collection, document, body._id !== undefined, ctx.options.wireId);
       return document;
     } catch (error) {
       const taken = isStoreError(error)

@@ -27,8 +27,10 @@ function resultOf(stored: Document, set: Document, unset: readonly string[]): Do
 
 /** The `$set` / `$unset` of a merge patch, the owner and managed fields protected as on any PATCH. */
 function updateOf(ctx: RequestContext, stored: Document, body: Document) {
-  if (Object.hasOwn(body, '_id') && body._id === null)
-    throw storeError('invalid_body', 'body._id: an _id cannot be removed.');
+  if (Object.hasOwn(body, '_id') && body._id === null) {
+    const name = ctx.options.wireId;
+    throw storeError('invalid_body', `body.${name}: an ${name} cannot be removed.`);
+  }
   checkBodyIdMatchesPath(ctx, body._id);
   const patch = Object.fromEntries(Object.entries(body).filter(([key]) => key !== '_id'));
   const merged = mergePatchUpdate(stored, patch);

@@ -20,14 +20,16 @@ import { bodyFromWire } from './wire-body';
 /**
  * The `$set` of a PATCH body (timestamps stamped): at least one key, none overlapping another.
  * On one document `_id` must name the path's and is then left out; a bulk PATCH takes none.
+ * Messages name the key as the wire shows it (`wireId`).
  */
 export function setOf(ctx: RequestContext, body: Document, bulk = false): Document {
   const keys = Object.keys(body);
   if (keys.length === 0) throw storeError('invalid_body', 'The PATCH body sets no field; send at least one.');
+  const name = ctx.options.wireId;
   if (bulk && keys.some((key) => key === '_id' || key.startsWith('_id.')))
-    throw storeError('invalid_body', 'body._id: a bulk PATCH cannot set _id.');
+    throw storeError('invalid_body', `body.${name}: a bulk PATCH cannot set ${name}.`);
   if (keys.some((key) => key.startsWith('_id.')))
-    throw storeError('invalid_body', 'body._id: an _id cannot change.');
+    throw storeError('invalid_body', `body.${name}: an ${name} cannot change.`);
   checkBodyIdMatchesPath(ctx, body._id);
   checkNoOverlap(keys);
   const set = Object.fromEntries(Object.entries(body).filter(([key]) => key !== '_id'));

@@ -15,7 +15,7 @@ export async function presentWritten(ctx: RequestContext, document: Document): P
     return await presentOne(ctx, document);
   } catch (error) {
     ctx.options.logger.error(
-      `[@store/core] resources.${ctx.resource.name}.hooks.afterRead failed after the ${ctx.operation} was stored; the answer carries only the _id`,
+      `[@store/core] resources.${ctx.resource.name}.hooks.afterRead failed after the ${ctx.operation} was stored; the answer carries only the ${ctx.options.wireId}`,
       error,
     );
     return wireKey(ctx.options, document._id);
