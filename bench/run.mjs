@@ -195,49 +195,40 @@ function realtimeMemory() {
   return { settings, figures: trees[0].figures };
 }
 
-/** bench/hold.mjs's settings and rows (its own processes), or `undefined` when not asked for. */
-function holdBench() {
-  const asked = only ? only.includes('hold') : !args.includes('--no-hold');
+/**
+ * The figures of the bench script `name` (bench/<name>.mjs, in its own processes: its progress on
+ * stderr shows as it goes, its figures are the last line of its stdout), `undefined` when not
+ * asked for (`--only` names it, or no `--no-<name>`), or `{ error }` when it failed: a failure
+ * here must not lose the cases measured before it.
+ */
+function childBench(name) {
+  const asked = only ? only.includes(name) : !args.includes(`--no-${name}`);
   if (!asked) return undefined;
-  console.log('hold ...');
-  // Its progress (stderr) shows as it goes; its figures are the last line of its stdout.
-  const run = spawnSync(process.execPath, [here('./hold.mjs'), '--json', ...(quick ? ['--quick'] : [])], {
+  console.log(`${name} ...`);
+  const run = spawnSync(process.execPath, [here(`./${name}.mjs`), '--json', ...(quick ? ['--quick'] : [])], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-    // Bounded whatever the store does: each of its heavy requests gives up after 2 minutes.
+    // Bounded whatever the store does (hold's heavy requests each give up after 2 minutes).
     timeout: 30 * 60_000,
   });
-  // A failure here must not lose the cases measured before it: the report says it failed.
   if (run.status !== 0) {
     const why =
       run.error?.code === 'ETIMEDOUT' ? 'no end after 30 minutes' : `exit ${run.status ?? run.signal}`;
-    console.log(`hold failed (${why}; its output is above)`);
-    return { error: why };
-  }
-  const { settings, trees } = JSON.parse(run.stdout.trim().split('\n').at(-1));
-  return { settings, rows: trees.at(-1).rows };
-}
-
-/** bench/durable.mjs's figures (its own processes), or `undefined` when not asked for. */
-function durableBench() {
-  const asked = only ? only.includes('durable') : !args.includes('--no-durable');
-  if (!asked) return undefined;
-  console.log('durable ...');
-  // Its tables (stderr) show as it goes; its figures are the last line of its stdout.
-  const run = spawnSync(process.execPath, [here('./durable.mjs'), '--json', ...(quick ? ['--quick'] : [])], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 30 * 60_000,
-  });
-  // A failure here must not lose the cases measured before it: the report says it failed.
-  if (run.status !== 0) {
-    const why =
-      run.error?.code === 'ETIMEDOUT' ? 'no end after 30 minutes' : `exit ${run.status ?? run.signal}`;
-    console.log(`durable failed (${why}; its output is above)`);
+    console.log(`${name} failed (${why}; its output is above)`);
     return { error: why };
   }
   return JSON.parse(run.stdout.trim().split('\n').at(-1));
 }
+
+/** bench/hold.mjs's settings and rows. */
+function holdBench() {
+  const figures = childBench('hold');
+  if (figures === undefined || figures.error !== undefined) return figures;
+  return { settings: figures.settings, rows: figures.trees.at(-1).rows };
+}
+
+/** bench/durable.mjs's figures. */
+const durableBench = () => childBench('durable');
 
 /** results.md's section of bench/durable.mjs, after the rest. */
 const withDurable = (table, durable) =>

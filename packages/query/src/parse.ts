@@ -39,6 +39,19 @@ function values(key: string, value: unknown): string[] {
   return fail('invalid_query', key, `${key}: nested parameters (such as ${key}[$ne]) are not allowed`);
 }
 
+/**
+ * The `&`-separated parts of a query string (a leading `?` left out), at most
+ * `LIMITS.parameters` of them: past that, 400 `invalid_query`.
+ */
+export function queryParts(input: string): string[] {
+  const text = input.charCodeAt(0) === 63 /* ? */ ? input.slice(1) : input;
+  const parts = text.length === 0 ? [] : text.split('&');
+  if (parts.length > LIMITS.parameters) {
+    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
+  }
+  return parts;
+}
+
 /** The parameters of a query, and its OR groups (`$or[<n>][<field>]=<v>`). */
 export interface ParsedParams {
   params: Param[];
@@ -99,11 +112,7 @@ function mergeGroup(out: Record<string, unknown>, raw: string, group: string[]):
  */
 export function parseFlat(input: string): Record<string, unknown> | undefined {
   if (ENCODED_BRACKET.test(input)) return undefined; // qs turns every %5B/%5D into a bracket first
-  const text = input.charCodeAt(0) === 63 /* ? */ ? input.slice(1) : input;
-  const parts = text.split('&');
-  if (parts.length > LIMITS.parameters) {
-    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
-  }
+  const parts = queryParts(input);
   const groups = new Map<string, string[]>();
   for (const part of parts) {
     if (part.length === 0) continue;
@@ -133,11 +142,7 @@ const MAY_HOLD_OR = /\$or|%24or/i;
 function takeOrGroups(input: string): { rest: string; orGroups: OrGroups } {
   const orGroups: OrGroups = new Map();
   if (!MAY_HOLD_OR.test(input)) return { rest: input, orGroups };
-  const text = input.charCodeAt(0) === 63 /* ? */ ? input.slice(1) : input;
-  const parts = text.split('&');
-  if (parts.length > LIMITS.parameters) {
-    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
-  }
+  const parts = queryParts(input);
   const rest: string[] = [];
   for (const part of parts) {
     const eq = part.indexOf('=');

@@ -6,6 +6,7 @@
  * dialect parameter is a 400 `invalid_query` naming it, never an ignored one.
  */
 import { LIMITS } from '../limits';
+import { queryParts } from '../parse';
 import { fail } from '../query-error';
 import {
   type DialectQuery,
@@ -123,11 +124,7 @@ function collect(
   suffixes: boolean,
   state: DialectState,
 ): Map<string, string[]> {
-  const text = rawQuery.charCodeAt(0) === 63 /* ? */ ? rawQuery.slice(1) : rawQuery;
-  const parts = text.length === 0 ? [] : text.split('&');
-  if (parts.length > LIMITS.parameters) {
-    fail('invalid_query', '', `the query has more than ${LIMITS.parameters} parameters`);
-  }
+  const parts = queryParts(rawQuery);
   const foreign = new Map<string, string[]>();
   for (const part of parts) {
     if (part.length === 0) continue;
