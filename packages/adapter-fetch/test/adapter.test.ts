@@ -47,7 +47,10 @@ describe('createStore (fetch)', () => {
     async (_, dialects, carries) => {
       const store = createStore({ db: createEmbeddedDb(), ...(dialects === undefined ? {} : { dialects }) });
       await store.ready;
-      const problem = await (await store(new Request('http://host/-posts'))).json();
+      const problem = (await (await store(new Request('http://host/-posts'))).json()) as {
+        detail?: string;
+        message?: string;
+      };
       expect(problem).toMatchObject({ status: 404, code: 'not_found' });
       expect(problem.message).toBe(carries ? problem.detail : undefined);
       await store.close();

@@ -2,22 +2,13 @@ import { OptionError } from '@store/common';
 import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compileQuery, isQueryError, QueryError } from './index';
+import { errorOf } from './query-error.test-support';
 
 /** Builds a query string from [key, value] pairs, encoding both as a browser would. */
 const q = (...pairs: [string, string][]) =>
   pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
 const filterOf = (query: string) => compileQuery(query).filter;
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
 
 describe('compileQuery', () => {
   it('compiles filters, $sort and $limit together, with _id as the last sort key', () => {

@@ -1,16 +1,7 @@
 import { EJSON, ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
-import { compileQuery, encodeCursor, isQueryError, type QueryError, type SortSpec } from './index';
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
+import { compileQuery, encodeCursor, type SortSpec } from './index';
+import { errorOf } from './query-error.test-support';
 
 const after = (query: string) => compileQuery(query).after;
 

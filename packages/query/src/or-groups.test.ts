@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery, isQueryError, type QueryError } from './index';
+import { compileQuery } from './index';
+import { errorOf } from './query-error.test-support';
 
 const q = (...pairs: [string, string][]) =>
   pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
 
 describe('OR groups in the query string', () => {
   it('ANDs the filters of a group, ORs the groups and ANDs the result with the other filters', () => {

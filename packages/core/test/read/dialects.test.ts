@@ -10,7 +10,8 @@ import { createEmbeddedDb } from '@store/embedded';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createStoreHandler } from '../../src/handler/handler';
 import type { StoreConfig } from '../../src/model/config';
-import type { StoreHandler, StoreRequest, StoreResponse } from '../../src/model/http';
+import type { StoreHandler } from '../../src/model/http';
+import { type Answer, send } from '../support/send';
 
 const POSTS: Document[] = Array.from({ length: 12 }, (_, i) => ({
   _id: i + 1,
@@ -24,26 +25,6 @@ const COMMENTS: Document[] = [
   { _id: 2, text: 'second', post_id: 1 },
   { _id: 3, text: 'third', post_id: 2 },
 ];
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-function send(handle: StoreHandler, method: string, path: string, extra: Partial<StoreRequest> = {}) {
-  const [pathname, rawQuery = ''] = path.split('?') as [string, string?];
-  return handle({ method, path: pathname, rawQuery, headers: {}, ...extra }).then(
-    (response: StoreResponse | null): Answer => {
-      if (response === null) throw new Error(`${method} ${path} was not answered`);
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: response.body === undefined ? undefined : JSON.parse(response.body),
-      };
-    },
-  );
-}
 
 const get = (handle: StoreHandler, path: string, headers: Record<string, string> = {}) =>
   send(handle, 'GET', path, { headers });

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveStoreOptions } from '../../src/config/options';
 import { createStoreHandler } from '../../src/handler/handler';
 import type { StoreConfig } from '../../src/model/config';
-import type { StoreHandler, StoreRequest, StoreResponse } from '../../src/model/http';
+import type { StoreHandler } from '../../src/model/http';
+import { type Answer, send } from '../support/send';
 
 const POSTS: Document[] = Array.from({ length: 6 }, (_, i) => ({
   _id: i + 1,
@@ -21,26 +22,6 @@ const COMMENTS: Document[] = [
   { _id: 'c2', text: 'second', post_id: 1 },
   { _id: 'c3', text: 'third', postId: 2 },
 ];
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-function send(handle: StoreHandler, method: string, path: string, extra: Partial<StoreRequest> = {}) {
-  const [pathname, rawQuery = ''] = path.split('?') as [string, string?];
-  return handle({ method, path: pathname, rawQuery, headers: {}, ...extra }).then(
-    (response: StoreResponse | null): Answer => {
-      if (response === null) throw new Error(`${method} ${path} was not answered`);
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: response.body === undefined ? undefined : JSON.parse(response.body),
-      };
-    },
-  );
-}
 
 const JSON_BODY = { 'content-type': 'application/json' };
 const write = (handle: StoreHandler, method: string, path: string, body: unknown) =>

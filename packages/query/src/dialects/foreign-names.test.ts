@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isQueryError, type QueryError } from '../index';
+import { errorOf } from '../query-error.test-support';
 import { failForeignParameter, foreignParameters } from './foreign-names';
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
 
 describe('foreignParameters', () => {
   it.each([

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery, isQueryError, type QueryError } from '../index';
+import { compileQuery } from '../index';
+import { errorOf } from '../query-error.test-support';
 import { translateDialects } from './translate';
 
 const JSON_SERVER = { jsonServer: true, simpleRest: false };
 const read = (query: string) => translateDialects(query, JSON_SERVER);
 const compiled = (query: string) => compileQuery(read(query).query);
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
 
 describe('translateDialects (json-server)', () => {
   it.each([

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compileQuery, isQueryError, type QueryError } from '../index';
+import { compileQuery } from '../index';
+import { errorOf } from '../query-error.test-support';
 import { translateDialects } from './translate';
 
 const SIMPLE_REST = { jsonServer: false, simpleRest: true };
 const read = (query: string, range?: string) => translateDialects(query, SIMPLE_REST, { range });
 const param = (key: string, value: unknown) => `${key}=${encodeURIComponent(JSON.stringify(value))}`;
 const filterOf = (value: unknown) => compileQuery(read(param('filter', value)).query).filter;
-
-function errorOf(run: () => unknown): QueryError {
-  try {
-    run();
-  } catch (error) {
-    if (isQueryError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a QueryError');
-}
 
 describe('translateDialects (simple-rest)', () => {
   it.each([
