@@ -41,7 +41,7 @@ function item(rand, i) {
 }
 
 /** `count` items `{ _id, name, n (0..999), tags (1-3 of TAGS), price, active }`. */
-function items(count, seed = 1) {
+export function items(count, seed = 1) {
   const rand = mulberry32(seed);
   return Array.from({ length: count }, (_, i) => item(rand, i));
 }

@@ -812,16 +812,15 @@ export class EmbeddedCollection implements StoreCollection {
   }
 
   /**
-   * Fills an empty collection with documents read from disk (in their stored order) and creates
-   * its indexes over them. For a durable database's open only: nothing is journaled.
+   * Fills an empty collection with documents read from disk, keyed by their `_id` key (see
+   * `idKey`) in their stored order, and creates its indexes over them. The collection takes
+   * `docs` as its own (the documents were just decoded: nothing else holds them). For a durable
+   * database's open only: nothing is journaled.
    */
-  restore(docs: Iterable<Document>, indexes: Iterable<IndexDefinition>): void {
-    for (const doc of docs) {
-      const key = idKey(doc._id);
-      this.#docs.set(key, doc);
-      this.#order.set(key, this.#inserted++);
-    }
-    this.#indexes.rebuild(this.#docs);
+  restore(docs: Map<string, Document>, indexes: Iterable<IndexDefinition>): void {
+    this.#docs = docs;
+    for (const key of docs.keys()) this.#order.set(key, this.#inserted++);
+    this.#indexes.rebuild(docs);
     for (const definition of indexes) {
       this.#indexes.create(definition.spec, definition.options, this.#docs);
       this.#indexDefinitions.set(definition.name, definition);

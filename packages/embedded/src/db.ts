@@ -186,7 +186,7 @@ function openDurable(
   const leftovers: Change[] = [];
   for (const [name, image] of opened.collections) {
     if (name.startsWith(TEMPORARY_COLLECTION_PREFIX)) leftovers.push({ c: name, drop: true });
-    else collection(name).restore(image.docs.values(), image.indexes.values());
+    else collection(name).restore(image.docs, image.indexes.values());
   }
   const { journal } = opened;
   let generation = opened.generation;

@@ -145,10 +145,8 @@ export class CollectionIndexes {
 
   /** Builds the `_id` index over documents loaded without {@link move} (a durable database's open). */
   rebuild(docs: Iterable<[string, Document]>): void {
-    const sequenced = [...docs].map(
-      ([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number],
-    );
-    for (const field of this.#ordered.keys()) this.#ordered.set(field, new OrderedIndex(field, sequenced));
+    for (const field of this.#ordered.keys())
+      this.#ordered.set(field, new OrderedIndex(field, docs, this.#seqOf));
   }
 
   /** Records an index (building and checking a unique one over `docs`); returns its name. */
@@ -177,10 +175,7 @@ export class CollectionIndexes {
     const [field, kind] = first;
     if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
       this.#fields.set(field, new FieldIndex(field, docs));
-      const sequenced = [...docs].map(
-        ([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number],
-      );
-      this.#ordered.set(field, new OrderedIndex(field, sequenced));
+      this.#ordered.set(field, new OrderedIndex(field, docs, this.#seqOf));
     }
   }
 

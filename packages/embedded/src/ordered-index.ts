@@ -8,7 +8,9 @@
  * is not used while there is one.
  */
 import type { Document } from '@store/common';
-import { compareValues, RANK, typeRank } from './bson-order';
+import type { ObjectId } from 'bson';
+import { compareNumbers, compareStrings, compareValues, RANK, typeRank } from './bson-order';
+import { isObjectId } from './values';
 
 /** One document in the index: its value at the field, its key in the collection, its insertion sequence. */
 export interface IndexEntry {
@@ -36,6 +38,58 @@ const REMOVE_ONE_BY_ONE_AT_MOST = 16;
 const compareEntries = (a: IndexEntry, b: IndexEntry): number =>
   compareValues(a.value, b.value) || a.seq - b.seq;
 
+/** UTF-16 units that sort differently by code point (surrogates, and what follows them). */
+const HIGH_UNITS = /[\ud800-\uffff]/;
+
+type CompareEntries = (a: IndexEntry, b: IndexEntry) => number;
+
+function inOrder(entries: readonly IndexEntry[], compare: CompareEntries): boolean {
+  for (let i = 1; i < entries.length; i++) {
+    if (compare(entries[i - 1] as IndexEntry, entries[i] as IndexEntry) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Entries whose values are all strings, all numbers or all dates compared without going through
+ * {@link compareValues} (the same order: strings by code point, numbers by value with NaN
+ * first), and all ObjectIds by their bytes (the order of their hex strings).
+ */
+function sameKindComparator(entries: readonly IndexEntry[]): CompareEntries | undefined {
+  const first = entries[0]?.value;
+  if (typeof first === 'string') {
+    if (!entries.every(({ value }) => typeof value === 'string')) return undefined;
+    // Without a unit from U+D800 up, UTF-16 order (the native one) is code point order.
+    if (entries.some(({ value }) => HIGH_UNITS.test(value as string))) {
+      return (a, b) => compareStrings(a.value as string, b.value as string) || a.seq - b.seq;
+    }
+    return (a, b) => {
+      const [x, y] = [a.value as string, b.value as string];
+      return x < y ? -1 : x > y ? 1 : a.seq - b.seq;
+    };
+  }
+  if (typeof first === 'number') {
+    if (!entries.every(({ value }) => typeof value === 'number')) return undefined;
+    return (a, b) => compareNumbers(a.value as number, b.value as number) || a.seq - b.seq;
+  }
+  if (first instanceof Date) {
+    if (!entries.every(({ value }) => value instanceof Date)) return undefined;
+    return (a, b) =>
+      compareNumbers((a.value as Date).getTime(), (b.value as Date).getTime()) || a.seq - b.seq;
+  }
+  if (isObjectId(first)) {
+    if (!entries.every(({ value }) => isObjectId(value))) return undefined;
+    return (a, b) => Buffer.compare((a.value as ObjectId).id, (b.value as ObjectId).id) || a.seq - b.seq;
+  }
+  return undefined;
+}
+
+/** Sorts `entries` as {@link compareEntries} orders them: at once when they are in order already (increasing ids). */
+function sortEntries(entries: IndexEntry[]): void {
+  const compare = sameKindComparator(entries) ?? compareEntries;
+  if (!inOrder(entries, compare)) entries.sort(compare);
+}
+
 /** The first position in `entries` at which `before` is false (`before` holds for a prefix). */
 function firstNotBefore(entries: readonly IndexEntry[], before: (entry: IndexEntry) => boolean): number {
   let [low, high] = [0, entries.length];
@@ -52,14 +106,19 @@ export class OrderedIndex {
   #entries: IndexEntry[] = [];
   readonly #multikey = new Set<string>();
 
-  constructor(field: string, docs: Iterable<[docKey: string, doc: Document, seq: number]> = []) {
+  /** The index of `field` over `docs` (keyed as the collection keys them), built in one sort. */
+  constructor(
+    field: string,
+    docs: Iterable<[docKey: string, doc: Document]> = [],
+    seqOf: (docKey: string) => number = () => 0,
+  ) {
     this.field = field;
-    for (const [docKey, doc, seq] of docs) {
-      const entry = this.#entryOf(docKey, doc, seq);
+    for (const [docKey, doc] of docs) {
+      const entry = this.#entryOf(docKey, doc, seqOf(docKey));
       if (entry === undefined) this.#multikey.add(docKey);
       else this.#entries.push(entry);
     }
-    this.#entries.sort(compareEntries);
+    sortEntries(this.#entries);
   }
 
   /** Keys of the documents holding an array at the field (always candidates). */

@@ -23,7 +23,7 @@ import { makeDataDirectory } from './data-home';
 import { type FileSystem, nodeFileSystem } from './file-system';
 import { Journal, syncDirectory, touchFile } from './journal';
 import { lockDirectory } from './lock';
-import { type Change, decodeRecords, encodeRecord, scanRecords } from './records';
+import { type Change, encodeRecord, readRecords, scanRecords } from './records';
 import { cutTornTail, damagedJournal, repairJournal } from './recovery';
 
 export const SNAPSHOT = 'snapshot.bson';
@@ -77,6 +77,12 @@ function apply(collections: Map<string, CollectionImage>, change: Document): boo
   return true;
 }
 
+/** Applies the changes of one record; false at the first unknown one. */
+function applyAll(collections: Map<string, CollectionImage>, changes: Document[]): boolean {
+  for (const change of changes) if (!apply(collections, change)) return false;
+  return true;
+}
+
 function corrupt(path: string, detail: string): EmbeddedDataError {
   return new EmbeddedDataError(
     'corrupt',
@@ -86,25 +92,37 @@ function corrupt(path: string, detail: string): EmbeddedDataError {
   );
 }
 
+const isHeader = (header: Document | undefined): boolean =>
+  header?.format === FORMAT && header.version === FORMAT_VERSION && Number.isInteger(header.generation);
+
+/**
+ * Reads the snapshot into `collections`, each record applied as it is decoded (its changes are
+ * not all held at once), and answers its generation. The first record is the header, the last
+ * the end mark; damage is reported first, then a wrong header, a missing end, an unknown record.
+ */
 function readSnapshot(dir: string, collections: Map<string, CollectionImage>): number {
   const path = join(dir, SNAPSHOT);
   if (!existsSync(path)) return 0;
-  const { records, damage } = decodeRecords(readFileSync(path));
+  let header: Document | undefined;
+  let records = 0;
+  let applying = true;
+  /** The last record read: applied once another follows it (the last one is the end mark). */
+  let held: Document[] | undefined;
+  const { damage } = readRecords(readFileSync(path), (changes) => {
+    records += 1;
+    if (records === 1) {
+      header = changes[0];
+      applying = isHeader(header);
+      return;
+    }
+    if (held && applying) applying = applyAll(collections, held);
+    held = changes;
+  });
   if (damage) throw corrupt(path, `${damage.reason} at byte ${damage.offset}`);
-  const header = records[0]?.[0];
-  if (
-    header?.format !== FORMAT ||
-    header.version !== FORMAT_VERSION ||
-    !Number.isInteger(header.generation)
-  ) {
-    throw corrupt(path, `not a ${FORMAT} snapshot of version ${FORMAT_VERSION}`);
-  }
-  const end = records.at(-1)?.[0];
-  if (records.length < 2 || end?.end !== true) throw corrupt(path, 'it ends before its last record');
-  for (const record of records.slice(1, -1)) {
-    for (const change of record) if (!apply(collections, change)) throw corrupt(path, 'an unknown record');
-  }
-  return header.generation as number;
+  if (!isHeader(header)) throw corrupt(path, `not a ${FORMAT} snapshot of version ${FORMAT_VERSION}`);
+  if (records < 2 || held?.[0]?.end !== true) throw corrupt(path, 'it ends before its last record');
+  if (!applying) throw corrupt(path, 'an unknown record');
+  return header?.generation as number;
 }
 
 /** The journals of `dir` by generation, oldest first. */
@@ -132,15 +150,18 @@ function replayJournal(
   repair: boolean,
 ): number {
   const bytes = readFileSync(path);
-  const scan = scanRecords(bytes);
+  // Each whole record is applied as it is read; what a refusal below leaves in `collections` is
+  // never opened.
+  let known = true;
+  const scan = scanRecords(bytes, (changes) => {
+    if (known) known = applyAll(collections, changes);
+  });
   const [damage] = scan.damage;
   if (damage && !repair) {
     if (scan.afterDamage > 0) throw damagedJournal(path, scan);
     if (!last) throw corrupt(path, `${damage.reason} at byte ${damage.offset}, and a newer journal follows`);
   }
-  for (const record of scan.records) {
-    for (const change of record) if (!apply(collections, change)) throw corrupt(path, 'an unknown record');
-  }
+  if (!known) throw corrupt(path, 'an unknown record');
   if (!damage) return bytes.length;
   return scan.afterDamage > 0 ? repairJournal(path, bytes, scan, warn) : cutTornTail(path, bytes, scan, warn);
 }

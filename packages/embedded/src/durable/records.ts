@@ -61,15 +61,18 @@ export interface Damage {
   reason: string;
 }
 
-/** The records of `bytes` from `from` in order, and where (if anywhere) the first damaged one starts. */
-export function decodeRecords(
-  bytes: Buffer,
-  from = 0,
-): { records: Document[][]; end: number; damage?: Damage } {
-  const records: Document[][] = [];
+/** Takes each record's documents as it is read (a change each), in order. */
+export type RecordVisitor = (docs: Document[]) => void;
+
+/**
+ * Hands the records of `bytes` from `from` to `visit` in order, each as soon as it is read and
+ * checked (so its documents need not all be held at once), and answers where reading stopped:
+ * the end, or the first damaged record.
+ */
+export function readRecords(bytes: Buffer, visit: RecordVisitor, from = 0): { end: number; damage?: Damage } {
   let offset = from;
   while (offset < bytes.length) {
-    const damage = (reason: string) => ({ records, end: offset, damage: { offset, reason } });
+    const damage = (reason: string) => ({ end: offset, damage: { offset, reason } });
     if (bytes.length - offset < HEADER_BYTES) return damage('a record header cut short');
     const length = bytes.readUInt32LE(offset);
     const checksum = bytes.readUInt32LE(offset + 4);
@@ -79,10 +82,19 @@ export function decodeRecords(
     if (crc32(payload) !== checksum) return damage('a record whose checksum does not match');
     const docs = splitDocuments(payload);
     if (!docs) return damage('a record whose contents are not BSON');
-    records.push(docs);
     offset = start + length;
+    visit(docs);
   }
-  return { records, end: offset };
+  return { end: offset };
+}
+
+/** The records of `bytes` from `from` in order, and where (if anywhere) the first damaged one starts. */
+export function decodeRecords(
+  bytes: Buffer,
+  from = 0,
+): { records: Document[][]; end: number; damage?: Damage } {
+  const records: Document[][] = [];
+  return { records, ...readRecords(bytes, (docs) => records.push(docs), from) };
 }
 
 function splitDocuments(payload: Buffer): Document[] | undefined {
@@ -111,7 +123,10 @@ interface DamagedSpan extends Damage {
 
 /** Every whole record of a file, also those after damage. */
 export interface RecordScan {
+  /** The records, unless a visitor took them as they were read. */
   records: Document[][];
+  /** How many whole records there are. */
+  count: number;
   /** The stretches of whole records, `[start, end)`, in order: what a repair keeps. */
   kept: Array<[start: number, end: number]>;
   /** The damaged stretches, in order. */
@@ -119,6 +134,8 @@ export interface RecordScan {
   /** How many of `records` come after the first damaged stretch. */
   afterDamage: number;
 }
+
+const ignore: RecordVisitor = () => undefined;
 
 /** Whether a whole, valid record starts at `at`. */
 function recordAt(bytes: Buffer, at: number): boolean {
@@ -167,7 +184,7 @@ function resume(bytes: Buffer, damaged: number): number | undefined {
   if (recordAt(bytes, extent)) return extent;
   for (let at = damaged + 1; at + HEADER_BYTES < bytes.length; at++) {
     if (!recordAt(bytes, at)) continue;
-    if (at >= extent || decodeRecords(bytes, at).end > extent) return at;
+    if (at >= extent || readRecords(bytes, ignore, at).end > extent) return at;
   }
   return undefined;
 }
@@ -175,18 +192,24 @@ function resume(bytes: Buffer, damaged: number): number | undefined {
 /**
  * Reads every whole record of `bytes`: after a damaged one, reading starts again at the next
  * whole record (see `resume`), so that damage in the middle of a file is told apart from a torn
- * tail (damage with nothing whole after it).
+ * tail (damage with nothing whole after it). Each record goes to `visit` as it is read, in
+ * order, if given; otherwise to `records`.
  */
-export function scanRecords(bytes: Buffer): RecordScan {
-  const scan: RecordScan = { records: [], kept: [], damage: [], afterDamage: 0 };
+export function scanRecords(bytes: Buffer, visit?: RecordVisitor): RecordScan {
+  const scan: RecordScan = { records: [], count: 0, kept: [], damage: [], afterDamage: 0 };
+  const take = visit ?? ((docs: Document[]) => scan.records.push(docs));
   let at = 0;
   while (at < bytes.length) {
-    const part = decodeRecords(bytes, at);
-    if (scan.damage.length === 0) scan.records = part.records;
-    else {
-      for (const record of part.records) scan.records.push(record);
-      scan.afterDamage += part.records.length;
-    }
+    const before = scan.count;
+    const part = readRecords(
+      bytes,
+      (docs) => {
+        scan.count += 1;
+        take(docs);
+      },
+      at,
+    );
+    if (scan.damage.length > 0) scan.afterDamage += scan.count - before;
     if (part.end > at) scan.kept.push([at, part.end]);
     if (!part.damage) break;
     const next = resume(bytes, part.damage.offset);

@@ -100,7 +100,7 @@ export function repairJournal(
   const size = parts.reduce((sum, part) => sum + part.length, 0);
   warn(
     `[@store/embedded] repaired ${path}: ${stretches(scan)}; ${bytes.length - size} damaged bytes set ` +
-      `aside in ${kept}; ${scan.records.length} intact records kept, ${scan.afterDamage} of them after the damage`,
+      `aside in ${kept}; ${scan.count} intact records kept, ${scan.afterDamage} of them after the damage`,
   );
   return size;
 }
