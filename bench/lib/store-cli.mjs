@@ -2,7 +2,9 @@
 // web framework in the way), run in-process through `@store/cli`'s public `runCli`, in memory,
 // seeded with the data set from a temporary file. `@store/cli` exports no `storeServer`
 // (its node:http server is internal, bundled into a hashed chunk of dist/), so the command is the
-// only public way in, and it is what a user runs.
+// only public way in, and it is what a user runs. Its rate limits (on by default in the command)
+// are turned off by a config file: the load generator is one client at thousands of requests a
+// second, which the limits would answer 429 (what is measured is the server, not the limiter).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ export async function storeCliApp(collections) {
   const dir = mkdtempSync(join(tmpdir(), 'store-bench-'));
   const seed = join(dir, 'seed.json');
   writeFileSync(seed, JSON.stringify(collections));
+  const config = join(dir, 'store.config.mjs');
+  writeFileSync(config, 'export default { rateLimit: false };\n');
   let stop;
   const stopped = new Promise((resolve) => {
     stop = resolve;
@@ -34,7 +38,7 @@ export async function storeCliApp(collections) {
     stopped,
   };
   // An empty environment: no STORE_DATA, PORT or HOST of the caller's shell.
-  const args = ['serve', '--seed', seed, '--port', '0', '--host', '127.0.0.1'];
+  const args = ['serve', '--seed', seed, '--config', config, '--port', '0', '--host', '127.0.0.1'];
   const exited = runCli(args, io, {});
   exited.then((code) => listening.reject(new Error(`store serve exited (${code}) before listening`)));
   try {
