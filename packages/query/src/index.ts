@@ -1,7 +1,7 @@
 export { compileQuery } from './compile-query';
 export { encodeCursor } from './cursor';
 export type { DialectQuery, DialectSwitches, LinkStyle } from './dialects/dialect-query';
-export { FOREIGN_NAMES, failForeignParameter, foreignParameters } from './dialects/foreign-names';
+export { FOREIGN_NAMES, failForeignParameter, foreignParameters, shapesPage } from './dialects/foreign-names';
 export { textSearchFilter } from './dialects/text-search';
 export { type DialectRequest, translateDialects } from './dialects/translate';
 export { QUERY_ERROR_CODES, type QueryErrorCode } from './error-codes';

@@ -76,7 +76,8 @@ function fromRecord(record: Record<string, unknown>, orGroups: OrGroups = new Ma
   return { params, orGroups };
 }
 
-function decode(text: string): string {
+/** A query-string component decoded as qs does (`+` is a space; a malformed escape stays as it is). */
+export function decode(text: string): string {
   const plus = text.includes('+') ? text.replace(/\+/g, ' ') : text;
   if (!plus.includes('%')) return plus;
   try {

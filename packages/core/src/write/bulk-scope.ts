@@ -4,11 +4,15 @@
  * the item.
  */
 import { type Document, idToString, isStoreError, StoreError } from '@store/common';
+import { shapesPage } from '@store/query';
 import { andFilters, requestFilter } from '../access/filters';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 
-/** Parameters that shape a page; a bulk change applies to every matching document, so they have no meaning there. */
+/**
+ * The store's own parameters that shape a page; a bulk change applies to every matching
+ * document, so they have no meaning there (nor have the foreign dialects', `shapesPage`).
+ */
 const PAGE_PARAMETERS = new Set([
   '$select',
   '$page',
@@ -20,19 +24,6 @@ const PAGE_PARAMETERS = new Set([
   '$after',
   '$populate',
   '$fill',
-  // The same, in the foreign dialects (read only when the `dialects` option turns them on).
-  '_sort',
-  '_order',
-  '_start',
-  '_end',
-  '_limit',
-  '_page',
-  '_per_page',
-  '_embed',
-  '_expand',
-  'range',
-  'sort',
-  'embed',
 ]);
 
 /**
@@ -45,7 +36,7 @@ export function bulkFilter(ctx: RequestContext): Document {
   const route = `${ctx.method} /${ctx.resource.name}`;
   const foreign = ctx.options.dialects.foreign;
   for (const key of new URLSearchParams(ctx.request.rawQuery).keys()) {
-    if (PAGE_PARAMETERS.has(key) && (foreign || key.startsWith('$'))) {
+    if (PAGE_PARAMETERS.has(key) || (foreign && shapesPage(key))) {
       throw storeError(
         'invalid_query',
         `${key} does not apply to ${route}: it changes every document its filter matches.`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorOf } from '../query-error.test-support';
-import { failForeignParameter, foreignParameters } from './foreign-names';
+import { failForeignParameter, foreignParameters, shapesPage } from './foreign-names';
 
 describe('foreignParameters', () => {
   it.each([
@@ -59,4 +59,30 @@ describe('failForeignParameter', () => {
   it('names simple-rest for range', () => {
     expect(errorOf(() => failForeignParameter('range')).message).toContain('simpleRest: true');
   });
+});
+
+describe('shapesPage', () => {
+  it.each([
+    '_sort',
+    '_order',
+    '_start',
+    '_end',
+    '_limit',
+    '_page',
+    '_per_page',
+    '_embed',
+    '_expand',
+    'range',
+    'sort',
+    'embed',
+  ])('says %s shapes a page (a bulk change refuses it)', (name) => {
+    expect(shapesPage(name)).toBe(true);
+  });
+
+  it.each(['q', 'filter', 'views_gte', 'title_like', 'toString', '$sort', 'title'])(
+    'says %s does not (a filter, or not a foreign name)',
+    (name) => {
+      expect(shapesPage(name)).toBe(false);
+    },
+  );
 });

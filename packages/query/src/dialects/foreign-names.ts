@@ -4,6 +4,7 @@
  * dialect on and the store's own way to say it, instead of reading `_sort` as a field filter
  * (an empty list that looks like an answer).
  */
+import { decode, queryParts } from '../parse';
 import { fail } from '../query-error';
 import { splitSuffix } from './dialect-values';
 
@@ -14,6 +15,8 @@ interface ForeignName {
   readonly dialects: readonly DialectOption[];
   /** The store's own way to say it. */
   readonly instead: string;
+  /** It shapes a page (order, range, relations shown): no meaning for a bulk change. */
+  readonly page?: true;
 }
 
 const BOTH: readonly DialectOption[] = ['jsonServer', 'simpleRest'];
@@ -23,20 +26,20 @@ const PAGE = '$limit=<n> with $page=<n> (from 0) or $after';
 
 /** Every parameter name of the foreign dialects, and the store's own form of it. */
 export const FOREIGN_NAMES: Readonly<Record<string, ForeignName>> = {
-  _sort: { dialects: BOTH, instead: '$sort=<field> (-<field> descending)' },
-  _order: { dialects: BOTH, instead: '$sort=-<field> or $order=desc' },
-  _start: { dialects: BOTH, instead: PAGE },
-  _end: { dialects: BOTH, instead: PAGE },
-  _limit: { dialects: JSON_SERVER, instead: '$limit=<n>' },
-  _page: { dialects: JSON_SERVER, instead: '$page=<n> (from 0)' },
-  _per_page: { dialects: JSON_SERVER, instead: '$limit=<n>' },
-  _embed: { dialects: JSON_SERVER, instead: '$populate=<children> or $fill=<parents>' },
-  _expand: { dialects: JSON_SERVER, instead: '$fill=<parents>' },
+  _sort: { dialects: BOTH, instead: '$sort=<field> (-<field> descending)', page: true },
+  _order: { dialects: BOTH, instead: '$sort=-<field> or $order=desc', page: true },
+  _start: { dialects: BOTH, instead: PAGE, page: true },
+  _end: { dialects: BOTH, instead: PAGE, page: true },
+  _limit: { dialects: JSON_SERVER, instead: '$limit=<n>', page: true },
+  _page: { dialects: JSON_SERVER, instead: '$page=<n> (from 0)', page: true },
+  _per_page: { dialects: JSON_SERVER, instead: '$limit=<n>', page: true },
+  _embed: { dialects: JSON_SERVER, instead: '$populate=<children> or $fill=<parents>', page: true },
+  _expand: { dialects: JSON_SERVER, instead: '$fill=<parents>', page: true },
   q: { dialects: BOTH, instead: '$search=<text> (over searchable fields) or <field>:contains=<text>' },
-  range: { dialects: SIMPLE_REST, instead: PAGE },
-  sort: { dialects: SIMPLE_REST, instead: '$sort=<field> (-<field> descending)' },
+  range: { dialects: SIMPLE_REST, instead: PAGE, page: true },
+  sort: { dialects: SIMPLE_REST, instead: '$sort=<field> (-<field> descending)', page: true },
   filter: { dialects: SIMPLE_REST, instead: '<field>=<value> parameters' },
-  embed: { dialects: SIMPLE_REST, instead: '$populate=<children> or $fill=<parents>' },
+  embed: { dialects: SIMPLE_REST, instead: '$populate=<children> or $fill=<parents>', page: true },
 };
 
 const DIALECT_NAMES: Readonly<Record<DialectOption, string>> = {
@@ -61,14 +64,6 @@ function foreignName(key: string): (ForeignName & { field: string }) | undefined
 const MAY_BE_FOREIGN =
   /(?:^|&)(?:_|q=|q&|q$|range|sort|filter|embed|[^&=]*_(?:gte|lte|gt|lt|ne|like)(?:=|&|$))/;
 
-function decode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
-
 /**
  * The parameter names of `rawQuery` that belong to a foreign dialect (field names included, so
  * the caller can let through those a resource declares), each once, in order.
@@ -77,13 +72,18 @@ export function foreignParameters(rawQuery: string): string[] {
   const text = rawQuery.charCodeAt(0) === 63 /* ? */ ? rawQuery.slice(1) : rawQuery;
   if (!MAY_BE_FOREIGN.test(text) && !text.includes('%')) return [];
   const found: string[] = [];
-  for (const part of text.split('&')) {
+  for (const part of queryParts(text)) {
     const eq = part.indexOf('=');
     const raw = decode(eq === -1 ? part : part.slice(0, eq));
     const key = raw.endsWith('[]') ? raw.slice(0, -2) : raw;
     if (!found.includes(key) && foreignName(key) !== undefined) found.push(key);
   }
   return found;
+}
+
+/** Whether `name` is a foreign dialect's parameter that shapes a page (`_sort`, `_page`, `range`, ...). */
+export function shapesPage(name: string): boolean {
+  return Object.hasOwn(FOREIGN_NAMES, name) && FOREIGN_NAMES[name]?.page === true;
 }
 
 /**

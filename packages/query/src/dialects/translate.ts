@@ -6,7 +6,7 @@
  * dialect parameter is a 400 `invalid_query` naming it, never an ignored one.
  */
 import { LIMITS } from '../limits';
-import { queryParts } from '../parse';
+import { decode, queryParts } from '../parse';
 import { fail } from '../query-error';
 import {
   type DialectQuery,
@@ -45,16 +45,6 @@ function tableOf(switches: DialectSwitches): Table {
 const OWN_PAGING: ReadonlySet<string> = new Set(['$limit', '$page', '$after']);
 /** The dialects' paging parameters, left out of `Link` URLs. */
 const PAGING_KEYS = ['_start', '_end', '_limit', '_page', '_per_page', 'range'] as const;
-
-function decode(text: string): string {
-  const plus = text.includes('+') ? text.replace(/\+/g, ' ') : text;
-  if (!plus.includes('%')) return plus;
-  try {
-    return decodeURIComponent(plus);
-  } catch {
-    return plus;
-  }
-}
 
 /** `_start`/`_end`/`_limit`: a slice from `_start`, to `_end` (exclusive) or of `_limit` documents. */
 function slicePaging(state: DialectState): { skip: number; limit: number | undefined } {
