@@ -23,27 +23,13 @@
 // store refuses them by default. `pnpm bench` runs it with `--json`.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './lib/args.mjs';
 import { heavyRequests } from './lib/hold-data.mjs';
 import { stopper } from './lib/measure.mjs';
 import { holdLine } from './lib/report.mjs';
 import { builtTrees } from './lib/trees.mjs';
 
-const args = process.argv.slice(2);
-/** `--name=value` or `--name value`. */
-const option = (name) => {
-  const at = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
-  if (at === -1) return undefined;
-  return args[at].includes('=') ? args[at].slice(name.length + 3) : args[at + 1];
-};
-const quick = args.includes('--quick');
-const number = (name, full, short) => {
-  const value = Number(option(name) ?? (quick ? short : full));
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`--${name}: expected a positive number, got ${option(name)}`);
-    process.exit(1);
-  }
-  return value;
-};
+const { args, option, number } = benchArgs();
 const SCALE = {
   posts: Math.round(number('posts', 100_000, 10_000)),
   albums: Math.round(number('albums', 1000, 100)),

@@ -19,19 +19,12 @@
 // and `--root` (new) in the same run, alternating, and prints both columns. `--repeat=3`
 // repeats every figure (the table shows the median and the range). `pnpm bench` runs it with
 // `--json` (its figures go into results.json and results.md).
+import { benchArgs } from './lib/args.mjs';
 import { bigDocument, idleStreams, reconnectChurn } from './lib/memory.mjs';
 import { median } from './lib/report.mjs';
 import { builtTrees } from './lib/trees.mjs';
 
-const args = process.argv.slice(2);
-/** `--name=value` or `--name value`. */
-const option = (name) => {
-  const at = args.findIndex((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
-  if (at === -1) return undefined;
-  return args[at].includes('=') ? args[at].slice(name.length + 3) : args[at + 1];
-};
-const quick = args.includes('--quick');
-const number = (name, full, short) => Number(option(name) ?? (quick ? short : full));
+const { args, option, number } = benchArgs();
 const SETTINGS = {
   streams: number('streams', 1000, 200),
   reconnects: number('reconnects', 1000, 200),
