@@ -10,7 +10,29 @@ export type Document = Record<string, unknown>;
 /** Index key specification: `{ field: 1 }`, `{ title: 'text' }`, `{ location: '2dsphere' }`. */
 export type IndexSpec = Record<string, 1 | -1 | 'text' | '2dsphere'>;
 
-export interface IndexOptions {
+/**
+ * How strings compare, as MongoDB's collation document: `{ locale: 'en', strength: 2 }` compares
+ * them case-insensitively, `numericOrdering: true` puts '10' after '9'. Both engines honour it on
+ * finds, sorts, counts, writes by filter and indexes; without it strings compare by their bytes.
+ */
+export type Collation = {
+  locale: string;
+  strength?: 1 | 2 | 3 | 4 | 5;
+  caseLevel?: boolean;
+  caseFirst?: 'upper' | 'lower' | 'off';
+  numericOrdering?: boolean;
+  alternate?: 'non-ignorable' | 'shifted';
+  maxVariable?: 'punct' | 'space';
+  backwards?: boolean;
+  normalization?: boolean;
+};
+
+/** The collation an operation compares strings with. */
+interface Collated {
+  collation?: Collation;
+}
+
+export interface IndexOptions extends Collated {
   name?: string;
   unique?: boolean;
   sparse?: boolean;
@@ -54,7 +76,7 @@ interface ExaminedLimit {
   maxExamined?: number;
 }
 
-export interface FindOptions extends TimeLimit, ExaminedLimit {
+export interface FindOptions extends TimeLimit, ExaminedLimit, Collated {
   projection?: Document;
   sort?: Record<string, 1 | -1>;
   skip?: number;
@@ -79,7 +101,7 @@ export interface StoreCollection {
     filter: Document,
     options?: { projection?: Document } & TimeLimit & ExaminedLimit,
   ): Promise<Document | null>;
-  countDocuments(filter: Document, options?: TimeLimit & ExaminedLimit): Promise<number>;
+  countDocuments(filter: Document, options?: TimeLimit & ExaminedLimit & Collated): Promise<number>;
   /** Throws an error whose `code` is 11000 when the `_id` (or a unique key) is taken. */
   insertOne(doc: Document): Promise<{ insertedId: unknown }>;
   /**
@@ -101,10 +123,13 @@ export interface StoreCollection {
   updateMany(
     filter: Document,
     update: Document,
-    options?: TimeLimit & ExaminedLimit,
+    options?: TimeLimit & ExaminedLimit & Collated,
   ): Promise<{ matchedCount: number; modifiedCount: number }>;
   deleteOne(filter: Document, options?: TimeLimit): Promise<{ deletedCount: number }>;
-  deleteMany(filter: Document, options?: TimeLimit & ExaminedLimit): Promise<{ deletedCount: number }>;
+  deleteMany(
+    filter: Document,
+    options?: TimeLimit & ExaminedLimit & Collated,
+  ): Promise<{ deletedCount: number }>;
   createIndex(spec: IndexSpec, options?: IndexOptions): Promise<string>;
   listIndexes(): { toArray(): Promise<IndexDescription[]> };
   /** Throws an error whose `code` is 27 when no index has that name. */

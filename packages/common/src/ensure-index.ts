@@ -4,7 +4,14 @@
  * the application made itself (another name, same keys) is left alone with a warning. Start-up
  * never fails on an index that exists in another shape.
  */
-import type { IndexDescription, IndexOptions, IndexSpec, StoreCollection, StoreDb } from './db-types';
+import type {
+  Collation,
+  IndexDescription,
+  IndexOptions,
+  IndexSpec,
+  StoreCollection,
+  StoreDb,
+} from './db-types';
 
 /** An index the store owns: its keys and options, under a name of the store's own. */
 export interface OwnedIndex {
@@ -72,6 +79,7 @@ function matches(existing: IndexDescription, wanted: OwnedIndex): boolean {
     const weights = Object.keys(existing.weights ?? {}).sort();
     if (weights.join('\u0000') !== textFields(spec).join('\u0000')) return false;
   }
+  if (!sameCollation(existing.collation, options.collation)) return false;
   const defaults: Partial<Record<string, unknown>> = isText(spec) ? TEXT_DEFAULTS : {};
   return COMPARED_OPTIONS.every((name) => {
     const want = options[name] ?? defaults[name];
@@ -79,6 +87,18 @@ function matches(existing: IndexDescription, wanted: OwnedIndex): boolean {
     if (name === 'unique' || name === 'sparse') return (want === true) === (have === true);
     return want === have || (want !== undefined && have !== undefined && Number(want) === Number(have));
   });
+}
+
+/**
+ * Whether an index's collation (as `listIndexes` shows it: every field, the server's defaults
+ * filled in) is the one wanted (the fields given): none and `simple` are the same.
+ */
+function sameCollation(existing: unknown, wanted: Collation | undefined): boolean {
+  const have = existing as Record<string, unknown> | undefined;
+  const binary = (collation: { locale?: unknown } | undefined) =>
+    collation === undefined || collation.locale === 'simple';
+  if (binary(wanted) || binary(have)) return binary(wanted) && binary(have);
+  return Object.entries(wanted as Collation).every(([field, value]) => have?.[field] === value);
 }
 
 /** Whether two indexes would collide in MongoDB: the same key pattern (any two text indexes do). */

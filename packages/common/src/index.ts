@@ -4,6 +4,7 @@
  */
 
 export type {
+  Collation,
   Document,
   FindCursor,
   FindOptions,

@@ -1,4 +1,4 @@
-import type { Document, FindOptions } from '@store/common';
+import type { Collation, Document, FindOptions } from '@store/common';
 import { textSearchFilter } from '@store/query';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
@@ -67,5 +67,14 @@ export function findOptions(ctx: RequestContext): FindOptions {
     ...(sort === undefined ? {} : { sort }),
     skip,
     limit,
+    ...collated(ctx),
   };
+}
+
+const BY_BYTES: { collation?: Collation } = Object.freeze({});
+
+/** The options that make a list's find or count compare strings by the resource's `collation` (none: by bytes). */
+export function collated(ctx: RequestContext): { collation?: Collation } {
+  const { collation } = ctx.resource;
+  return collation === undefined ? BY_BYTES : { collation };
 }

@@ -17,6 +17,7 @@ import type { PluginResourceOptions, ResourcePlugin } from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 import { REVISION_FIELD } from '../model/revision';
 import { compileBodySchema } from './body-schema';
+import { checkCollation } from './collation-option';
 import { checkPopulation, checkSingular } from './relation-options';
 import { pluginOf } from './resolve-plugins';
 
@@ -48,6 +49,7 @@ const RESOURCE_OPTIONS = {
   hidden: (value: unknown, option: string) => checkHiddenPaths(checkFieldList(value, option), option),
   protected: checkTopLevelFields,
   softDelete: checkBoolean,
+  collation: checkCollation,
   hooks: checkHooks,
   schema: compileBodySchema,
 } satisfies Record<
@@ -117,6 +119,7 @@ function resolveResource(name: string, value: unknown, defaults: ResourceDefault
       ...(softDelete ? [SOFT_DELETE_FIELD] : []),
     ]),
     softDelete,
+    collation: RESOURCE_OPTIONS.collation(config.collation, `${option}.collation`),
     hooks: Object.freeze({ ...RESOURCE_OPTIONS.hooks(config.hooks ?? {}, `${option}.hooks`) }),
     schema: config.schema,
     validate:

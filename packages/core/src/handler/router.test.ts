@@ -16,6 +16,7 @@ const notes: ResolvedResource = {
   managed: [],
   protected: [],
   softDelete: false,
+  collation: undefined,
   hooks: {},
   schema: undefined,
   validate: undefined,

@@ -1,5 +1,5 @@
 /** What `createStore(config)` takes: the store's options and each resource's, with their defaults. Types only. */
-import type { StoreDb } from '@store/common';
+import type { Collation, StoreDb } from '@store/common';
 import type { RelationConstraint } from '@store/populate';
 import type { MongoClient } from 'mongodb';
 import type { AccessConfig, HookContext, ResourceHooks } from './hooks';
@@ -126,6 +126,16 @@ export interface ResourceConfig extends PluginResourceOptions {
    * @default false
    */
   softDelete?: boolean;
+  /**
+   * How the resource's lists compare strings, as MongoDB's collation document:
+   * `{ locale: 'en', strength: 2 }` makes filters (`?name=alice` finds "Alice") and `$sort`
+   * case-insensitive, `numericOrdering: true` sorts "item 10" after "item 9". It applies to
+   * `GET /<res>` (and nested lists), its counts and cursors, bulk `PATCH`/`DELETE` by filter, and
+   * the resource's `indexes` (created with it, so MongoDB uses them). Lookups by id and relation
+   * joins compare ids by their bytes, as before.
+   * @default undefined (strings compare by their bytes, MongoDB's "simple" collation)
+   */
+  collation?: Collation;
   /**
    * `beforeRead`, `beforeWrite` and `afterRead` (see docs/access.md).
    * @default {}

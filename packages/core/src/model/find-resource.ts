@@ -29,6 +29,7 @@ export function findResource(table: ResourceTable, name: string): ResolvedResour
     managed: [],
     protected: [],
     softDelete: false,
+    collation: undefined,
     hooks: {},
     schema: undefined,
     validate: undefined,

@@ -1,5 +1,5 @@
 /** A resource as the store resolved it, and the path that names one. Types only. */
-import type { Document } from '@store/common';
+import type { Collation, Document } from '@store/common';
 import type { AccessFunction, Operation, ResourceHooks } from './hooks';
 
 /** A rule after resolution: `owner` carries its field. */
@@ -53,6 +53,8 @@ export interface ResolvedResource {
   readonly protected: readonly string[];
   /** `resources.<name>.softDelete`: `DELETE` sets `deletedAt`, and every read leaves such documents out. */
   readonly softDelete: boolean;
+  /** `resources.<name>.collation`: how its lists (and writes by filter) compare strings; none: by their bytes. */
+  readonly collation: Collation | undefined;
   readonly hooks: ResourceHooks;
   /** `resources.<name>.schema` as configured (for the OpenAPI description); none without one. */
   readonly schema: Readonly<Record<string, unknown>> | undefined;

@@ -1,7 +1,7 @@
 import type { Document } from '@store/common';
 import { omitFields, withJoinKeys } from '@store/populate';
 import { encodeCursor } from '@store/query';
-import { andFilters, findOptions, requestFilter } from '../access/filters';
+import { andFilters, collated, findOptions, requestFilter } from '../access/filters';
 import type { RequestContext, RouteResult } from '../model/context';
 import { contentRange, expandParents, pageEnvelope } from './dialect-answer';
 import { countableFilter } from './geo-count';
@@ -70,12 +70,13 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
   const filter = requestFilter(ctx, ...extra);
   const { count, total, after } = ctx.query;
   if (count) {
-    return { status: 200, data: { count: await ctx.collection.countDocuments(countableFilter(filter)) } };
+    const counted = await ctx.collection.countDocuments(countableFilter(filter), collated(ctx));
+    return { status: 200, data: { count: counted } };
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
   const [documents, counted] = await Promise.all([
     ctx.collection.find(after === undefined ? filter : andFilters(filter, after), options).toArray(),
-    total ? ctx.collection.countDocuments(countableFilter(filter)) : undefined,
+    total ? ctx.collection.countDocuments(countableFilter(filter), collated(ctx)) : undefined,
   ]);
   const headers = pageHeaders(ctx, documents, counted, cursorable);
   const related = wantsRelations(ctx)

@@ -5,7 +5,7 @@
  * on every reference field of a declared relation. Start-up reconciles each with `ensureIndex`: changed ones are replaced,
  * the application's are left alone.
  */
-import type { CollectionIndex } from '@store/common';
+import type { Collation, CollectionIndex } from '@store/common';
 import { referenceFields } from '@store/populate';
 import { findResource } from '../model/find-resource';
 import type { ResolvedStoreOptions } from '../model/options';
@@ -19,13 +19,22 @@ const SEARCH_INDEX = 'store_search';
  */
 const TEXT_LANGUAGE_FIELD = '_store_text_language';
 
-const owned = (collection: string, field: string, kind: 1 | '2dsphere'): CollectionIndex => ({
+const owned = (
+  collection: string,
+  field: string,
+  kind: 1 | '2dsphere',
+  collation?: Collation,
+): CollectionIndex => ({
   collection,
-  index: { spec: { [field]: kind }, options: { name: `store_${field}_${kind}` } },
+  index: {
+    spec: { [field]: kind },
+    options: { name: `store_${field}_${kind}`, ...(collation === undefined ? {} : { collation }) },
+  },
 });
 
 /**
- * The ascending indexes: each field of a resource's `indexes`, and the reference fields the
+ * The ascending indexes: each field of a resource's `indexes` (with its `collation`, so
+ * MongoDB uses them for its lists), and the reference fields the
  * declared relations join on: for `resources.<res>.population.<rel>`, `<singular(res)>_id` and
  * `<singular(res)>_ids` on the collection of `<rel>` (what `$populate=<rel>` and
  * `GET /<res>/<id>/<rel>` ask for), and with a foreign dialect on (the populate option
@@ -34,8 +43,10 @@ const owned = (collection: string, field: string, kind: 1 | '2dsphere'): Collect
  */
 function ascendingIndexes(options: ResolvedStoreOptions): CollectionIndex[] {
   const out = new Map<string, CollectionIndex>();
-  for (const { collection, indexes } of options.resources.values()) {
-    for (const field of indexes) out.set(`${collection}\u0000${field}`, owned(collection, field, 1));
+  for (const { collection, indexes, collation } of options.resources.values()) {
+    for (const field of indexes) {
+      out.set(`${collection}\u0000${field}`, owned(collection, field, 1, collation));
+    }
   }
   for (const { resource, relation } of options.relations) {
     const related = findResource(options, relation);

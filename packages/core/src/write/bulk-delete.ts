@@ -7,13 +7,12 @@
  * document), and each deleted one to `afterDelete`.
  */
 import { idToString } from '@store/common';
-import { andFilters } from '../access/filters';
 import { hookContext } from '../hooks/hook-context';
 import { runAfterHook, runHook } from '../hooks/hooks';
 import type { RequestContext, RouteResult } from '../model/context';
 import { withoutRevision } from '../model/revision';
 import { withoutBudgets } from '../read/request-budgets';
-import { bulkFilter, cappedFilter, forDocument, readAffected } from './bulk-scope';
+import { bulkFilter, cappedFilter, chosen, forDocument, readAffected } from './bulk-scope';
 import { removeMatching } from './delete';
 
 /** `DELETE /<res>?<filter>`: 200 `{ deleted }`. */
@@ -30,17 +29,12 @@ export async function deleteMatching(ctx: RequestContext): Promise<RouteResult> 
     for (const document of documents)
       await forDocument(document, () => runHook(() => beforeDelete(hookContext(ctx), document)));
   }
-  const ids = stored.map((document) => document._id);
-  const deleted = await removeMatching(ctx, andFilters(filter, { _id: { $in: ids } }), true);
+  const target = chosen(ctx, filter, stored);
+  const deleted = await removeMatching(ctx, target, true);
   if (afterDelete !== undefined) {
     // Those still there were not deleted (another request changed them in between); read
     // whatever the budgets left: the deletion is done.
-    const left =
-      deleted === ids.length
-        ? []
-        : await withoutBudgets(ctx.collection)
-            .find(andFilters(filter, { _id: { $in: ids } }))
-            .toArray();
+    const left = deleted === stored.length ? [] : await withoutBudgets(ctx.collection).find(target).toArray();
     const kept = new Set(left.map((document) => idToString(document._id)));
     for (const document of documents) {
       if (kept.has(idToString(document._id))) continue;

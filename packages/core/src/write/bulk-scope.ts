@@ -5,7 +5,7 @@
  */
 import { type Document, idToString, isStoreError, StoreError } from '@store/common';
 import { shapesPage } from '@store/query';
-import { andFilters, requestFilter } from '../access/filters';
+import { andFilters, collated, requestFilter } from '../access/filters';
 import type { RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 
@@ -69,7 +69,9 @@ function tooMany(ctx: RequestContext) {
  * `maxBulk`, else 400 `too_many_items` before anything changes.
  */
 export async function readAffected(ctx: RequestContext, filter: Document): Promise<Document[]> {
-  const documents = await ctx.collection.find(filter, { limit: ctx.options.maxBulk + 1 }).toArray();
+  const documents = await ctx.collection
+    .find(filter, { limit: ctx.options.maxBulk + 1, ...collated(ctx) })
+    .toArray();
   if (documents.length > ctx.options.maxBulk) throw tooMany(ctx);
   return documents;
 }
@@ -82,10 +84,23 @@ export async function readAffected(ctx: RequestContext, filter: Document): Promi
  */
 export async function cappedFilter(ctx: RequestContext, filter: Document): Promise<Document | null> {
   const { maxBulk } = ctx.options;
-  const found = await ctx.collection.find(filter, { projection: { _id: 1 }, limit: maxBulk + 1 }).toArray();
+  const found = await ctx.collection
+    .find(filter, { projection: { _id: 1 }, limit: maxBulk + 1, ...collated(ctx) })
+    .toArray();
   if (found.length > maxBulk) throw tooMany(ctx);
   if (found.length === 0) return null;
-  return andFilters(filter, { _id: { $in: found.map((document) => document._id) } });
+  return chosen(ctx, filter, found);
+}
+
+/**
+ * The filter a bulk change writes `documents` (read by `filter`) with: `filter` narrowed to their
+ * `_id`s, so one changed meanwhile so that it no longer matches is left alone. Under the
+ * resource's `collation`, their `_id`s alone: the write then compares nothing but ids (its own
+ * "has this field changed" test compares bytes, so "Alice" to "alice" is a change).
+ */
+export function chosen(ctx: RequestContext, filter: Document, documents: readonly Document[]): Document {
+  const ids = { _id: { $in: documents.map((document) => document._id) } };
+  return ctx.resource.collation === undefined ? andFilters(filter, ids) : ids;
 }
 
 /** `error` about one item of a bulk request: its detail starts with `label`, its problem carries `extension`. */

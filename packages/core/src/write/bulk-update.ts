@@ -18,7 +18,7 @@ import type { RequestContext, RouteResult } from '../model/context';
 import { storeError } from '../model/error-codes';
 import { newRevision, REVISION_FIELD } from '../model/revision';
 import { withoutBudgets } from '../read/request-budgets';
-import { bulkFilter, cappedFilter, forDocument, readAffected } from './bulk-scope';
+import { bulkFilter, cappedFilter, chosen, forDocument, readAffected } from './bulk-scope';
 import { checkGeoFields, touchesGeo } from './geo-fields';
 import { applySet } from './merge-set';
 import { setOf } from './patch';
@@ -96,8 +96,7 @@ export async function patchMatching(ctx: RequestContext): Promise<RouteResult> {
   }
   const before = await readAffected(ctx, filter);
   await checkResults(ctx, before, set);
-  const target = andFilters(filter, { _id: { $in: before.map((document) => document._id) } });
-  const counts = await setWhereDifferent(ctx, target, set);
+  const counts = await setWhereDifferent(ctx, chosen(ctx, filter, before), set);
   if (hooks.afterWrite !== undefined) await afterEachWrite(ctx, before);
   return { status: 200, data: counts };
 }
