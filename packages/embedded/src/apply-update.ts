@@ -6,13 +6,26 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { ObjectId } from 'bson';
+import { EJSON, ObjectId } from 'bson';
 // mingo's own updater: the `update` of mingo's index merges its full default context in front
 // of the one given, so its stock `$regex` (backtracking) would win over the engine's (RE2).
 import { update as mingoUpdate, updateMany as mingoUpdateMany } from 'mingo/updater';
+import { checkArrayFilters } from './array-filters';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
+import { applyPipeline, type PipelineRun, pipelineRun, validatePipeline } from './update-pipeline';
 import { cloneValue, idKey, setOwn, toStored } from './values';
+
+/** An operator update (`{ $set: {...} }`) or an update pipeline (`[{ $set: {...} }]`). */
+export type Update = Record<string, Document> | Document[];
+
+/** What an update is applied with besides the document: its `arrayFilters`, its `let` variables. */
+export interface UpdateExtras {
+  arrayFilters?: Document[];
+  variables?: Document;
+  /** A pipeline update's run, made on first use and kept for the operation: one `$$NOW` for every document. */
+  pipeline?: PipelineRun;
+}
 
 const UPDATE_OPERATORS: ReadonlySet<string> = new Set([
   '$set',
@@ -34,8 +47,17 @@ const UPDATE_OPERATORS: ReadonlySet<string> = new Set([
 
 const overlaps = (a: string, b: string): boolean => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 
-/** Checks an update document (operators only, known ones, no conflicting paths). */
-export function validateUpdate(update: unknown): asserts update is Record<string, Document> {
+/**
+ * Checks an update: a pipeline of allowed stages, or an update document (operators only, known
+ * ones, no conflicting paths); and its `arrayFilters` against it.
+ */
+export function validateUpdate(update: unknown, extras: UpdateExtras = {}): asserts update is Update {
+  if (Array.isArray(update)) validatePipeline(update);
+  else validateOperators(update);
+  checkArrayFilters(update, extras.arrayFilters);
+}
+
+function validateOperators(update: unknown): asserts update is Record<string, Document> {
   if (!isPlainObject(update) || Object.keys(update).length === 0) {
     throw new EmbeddedDbError('FailedToParse', 'Update document requires atomic operators');
   }
@@ -119,6 +141,38 @@ function assertPathsViable(doc: Document, modifier: Record<string, Document>): v
   }
 }
 
+const ARRAY_UPDATE = /^\$\[[^\]]*\]$/;
+
+/**
+ * Like MongoDB, refuses (BadValue) an update through `$[]` or `$[<identifier>]` whose array is
+ * missing ("must exist", an upsert's new document included) or not an array: checked down to the
+ * first such segment of each path, the part every document has one answer for.
+ */
+function assertArraysExist(doc: Document, modifier: Record<string, Document>): void {
+  for (const operand of Object.values(modifier)) {
+    for (const path of Object.keys(operand)) {
+      const segments = path.split('.');
+      const at = segments.findIndex((segment) => ARRAY_UPDATE.test(segment));
+      if (at <= 0) continue;
+      let cursor: unknown = doc;
+      for (const segment of segments.slice(0, at)) {
+        cursor = isPlainObject(cursor) || Array.isArray(cursor) ? (cursor as Document)[segment] : undefined;
+      }
+      const field = segments.slice(0, at).join('.');
+      if (cursor === undefined) {
+        throw new EmbeddedDbError(
+          'BadValue',
+          `The path '${field}' must exist in the document in order to apply array updates.`,
+        );
+      }
+      if (!Array.isArray(cursor)) {
+        const element = `${segments[at - 1]}: ${EJSON.stringify(cursor, { relaxed: true })}`;
+        throw new EmbeddedDbError('BadValue', `Cannot apply array updates to non-array element ${element}`);
+      }
+    }
+  }
+}
+
 /** Each operator's paths in lexicographic order: MongoDB applies them (and so appends new fields) in that order. */
 function lexicographic(modifier: Record<string, Document>): Record<string, Document> {
   const out: Record<string, Document> = {};
@@ -133,23 +187,29 @@ function lexicographic(modifier: Record<string, Document>): Record<string, Docum
 /** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
 export function applyUpdate(
   doc: Document,
-  update: Record<string, Document>,
+  update: Update,
   filter: CompiledFilter,
   inserting: boolean,
+  extras: UpdateExtras = {},
 ): Document {
+  if (Array.isArray(update)) {
+    extras.pipeline ??= pipelineRun(update, extras.variables);
+    return applyPipeline(doc, extras.pipeline, inserting);
+  }
   const { $setOnInsert, ...requested } = update;
   const modifier = lexicographic(inserting ? requested : withoutIdNoOp(doc, requested));
   if (inserting && $setOnInsert)
     modifier.$set = lexicographic({ $set: { ...modifier.$set, ...$setOnInsert } }).$set as Document;
   assertPathsViable(doc, modifier);
+  assertArraysExist(doc, modifier);
   const target = cloneValue(doc);
   if (Object.keys(modifier).length > 0) {
     // The condition resolves positional `$` paths; a document an upsert inserts need not match it.
     const condition = inserting ? {} : filter.condition;
     asBadValue('update', () =>
-      mingoUpdate(target, modifier, [], condition, {
+      mingoUpdate(target, modifier, extras.arrayFilters ?? [], condition, {
         cloneMode: 'deep',
-        queryOptions: { context: filter.context },
+        queryOptions: { context: filter.context, variables: extras.variables },
       }),
     );
   }
@@ -173,13 +233,14 @@ const needsOwnDocument = (update: Record<string, Document>): boolean =>
  */
 export function applyUpdateToAll(
   docs: readonly Document[],
-  update: Record<string, Document>,
+  update: Update,
   filter: CompiledFilter,
+  extras: UpdateExtras = {},
 ): Document[] {
-  const { $setOnInsert, ...requested } = update;
-  if (docs.length < 2 || needsOwnDocument(requested)) {
-    return docs.map((doc) => applyUpdate(doc, update, filter, false));
+  if (Array.isArray(update) || docs.length < 2 || needsOwnDocument(update) || extras.variables) {
+    return docs.map((doc) => applyUpdate(doc, update, filter, false, extras));
   }
+  const { $setOnInsert, ...requested } = update;
   // Without an `_id` path, what is applied does not depend on the document.
   const modifier = lexicographic(withoutIdNoOp(docs[0] as Document, requested));
   for (const doc of docs) assertPathsViable(doc, modifier);
@@ -239,13 +300,16 @@ export function upsertSeed(filter: Document): Document {
   return fields;
 }
 
-/** `doc` with `_id` first (as MongoDB stores it), generating an ObjectId like the driver when it is missing. */
+/**
+ * `doc` with `_id` first (as MongoDB stores it), generating an ObjectId like the driver when it
+ * is missing; a `null` `_id` is kept, as MongoDB keeps it.
+ */
 export function withIdFirst(doc: Document): Document {
   for (const key in doc) {
     // Already in order (the common case): returned as is, callers copy it (`toStored`, `cloneValue`).
-    if (key === '_id' && doc._id !== undefined && doc._id !== null && Object.hasOwn(doc, '_id')) return doc;
+    if (key === '_id' && doc._id !== undefined && Object.hasOwn(doc, '_id')) return doc;
     break;
   }
   const { _id, ...rest } = doc;
-  return { _id: _id ?? new ObjectId(), ...rest };
+  return { _id: _id === undefined ? new ObjectId() : _id, ...rest };
 }

@@ -2,9 +2,10 @@
  * One collection of the embedded engine: documents in a `Map` keyed by the canonical `_id`
  * key, in insertion order. Documents are never changed in place: a write stores a new object.
  *
- * Single-document operations (insertOne, findOneAndUpdate / Replace, updateOne, deleteOne) and
- * insertMany run synchronously from start to finish inside their async method, so each one is
- * atomic with respect to concurrent callers. Reads and counts, and updateMany / deleteMany, run
+ * Single-document operations (insertOne, findOneAndUpdate / Replace / Delete, updateOne,
+ * replaceOne, deleteOne) and insertMany run synchronously from start to finish inside their async
+ * method, so each one is atomic with respect to concurrent callers (a bulkWrite is a sequence of
+ * them, each atomic, not the batch). Reads and counts, and updateMany / deleteMany, run
  * in slices (`work.ts`) that let other callers in between: a read answers from the collection
  * as it was when it began (what its scan has left to see is copied, cheaply, by reference,
  * before its first pause); a multi-document write decides what to change from that same state,
@@ -18,23 +19,39 @@ import type {
   IndexDescription,
   IndexOptions,
   IndexSpec,
-  ModifyOptions,
   StoreCollection,
 } from '@store/common';
 import { isPlainObject } from '@store/common';
+import { type AggregateOptions, type PipelineSource, runPipeline } from './aggregate';
 import {
   applyReplacement,
   applyUpdate,
   applyUpdateToAll,
+  type Update,
+  type UpdateExtras,
   upsertSeed,
   validateUpdate,
   withIdFirst,
 } from './apply-update';
+import { type BulkWriteOptions, type BulkWriteResult, runBulkWrite } from './bulk-write';
+import { checkCollatedUpdate } from './collated-update';
+import { type CollationOption, parseCollation } from './collation';
 import { type CompiledFilter, compileFilter } from './compile-filter';
+import {
+  type CountOptions,
+  checkDistinctKey,
+  countEnough,
+  countPage,
+  type DistinctOptions,
+  distinctSorted,
+  distinctValuesOf,
+  pagedCount,
+} from './distinct';
 import type { Change } from './durable/records';
 import { EmbeddedDbError } from './errors';
 import { candidateKeys, exactIdKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
+import { checkOptions, refuseChangeStreams } from './known-options';
 import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
 import { naturalPageEnd, readDocuments, readDocumentsInSlices } from './read-documents';
@@ -44,6 +61,24 @@ import { walkSorted } from './sorted-walk';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
 import { walkSpan } from './walk-span';
 import { checkLimits, forEachInSlices, Work, type WorkLimits } from './work';
+import {
+  batchError,
+  checkReplacementArgument,
+  checkStorableId,
+  checkUpdateArgument,
+  type DeleteOptions,
+  type FindOneAndDeleteOptions,
+  type FindOneAndModifyOptions,
+  type InsertManyOptions,
+  letVariables,
+  type ReplaceOptions,
+  type UpdateOptions,
+  type UpdateResult,
+  updateResult,
+  type WriteErrorEntry,
+  type WriteOptions,
+  writeErrorOf,
+} from './write-options';
 
 /** Shared by a database and its collections. */
 export interface EngineState {
@@ -56,6 +91,8 @@ export interface EngineState {
     /** Throws (a full disk) when a write must be refused before it changes anything. */
     ready(): void;
   };
+  /** The database's collection `name` (created on first use): what a pipeline's `$lookup` reads. */
+  collection?: (name: string) => EmbeddedCollection;
 }
 
 /** An index as created, by name: what a durable database stores to create it again on open. */
@@ -76,6 +113,24 @@ const REMOVE_AT_ONCE = 512;
 const READ_AT_ONCE = 256;
 /** Documents updateMany computes the new versions of at once (one call of mingo's updater). */
 const UPDATE_AT_ONCE = 64;
+
+/** What a single-document write did: the document before (none: nothing matched) and after (none: not inserted). */
+interface WriteOutcome {
+  before?: Document;
+  after?: Document;
+  changed: boolean;
+  /** A delete: its metadata carries no `updatedExisting`. */
+  deleted?: boolean;
+}
+
+/** How the first match of a single-document write is found. */
+interface FirstOptions {
+  maxTimeMS?: unknown;
+  sort?: unknown;
+  variables?: Document;
+  /** The operation's collation document (collation.ts), as given. */
+  collation?: unknown;
+}
 
 /** A document an updateMany decided to change, as it was then and as it becomes. */
 interface PlannedUpdate {
@@ -109,8 +164,9 @@ function expiryOf(doc: Document, ttl: ReadonlyArray<{ field: string; seconds: nu
   return expiry;
 }
 
-function checkModifyOptions(options: ModifyOptions): void {
-  if (options?.returnDocument !== 'before' && options?.returnDocument !== 'after') {
+function checkModifyOptions(options: FindOneAndModifyOptions): void {
+  const returned = options?.returnDocument;
+  if (returned !== undefined && returned !== 'before' && returned !== 'after') {
     throw new EmbeddedDbError('BadValue', "returnDocument must be 'before' or 'after'");
   }
 }
@@ -121,6 +177,8 @@ function checkModifyOptions(options: ModifyOptions): void {
  */
 export const TAKE_OVER = Symbol('takeOver');
 export const EMPTY = Symbol('empty');
+/** What a pipeline reads of a collection (by symbol: kept off the public surface). */
+export const PIPELINE_SOURCE = Symbol('pipelineSource');
 
 /** The indexes of a collection whose documents' insertion sequence is `order` (they travel together on a rename). */
 const indexesOrderedBy = (order: Map<string, number>): CollectionIndexes =>
@@ -266,10 +324,10 @@ export class EmbeddedCollection implements StoreCollection {
    * The documents that can match `filter` (by `_id` or an index when it pins one), in insertion
    * order unless `order` says it does not matter: `any` (a count), or `sortedById` (a sort
    * with an `_id` key orders them anyway, unless an `_id` is a sub-document or other value two
-   * of which can tie in mingo's sort).
+   * of which can tie in mingo's sort). A filter compiled under a collation is scanned for whole.
    */
-  #candidates(filter: Document, order: CandidateOrder): Iterable<Entry> {
-    const keys = this.#candidateKeys(filter);
+  #candidates(filter: Document, order: CandidateOrder, compiled: CompiledFilter): Iterable<Entry> {
+    const keys = compiled.collated ? undefined : this.#candidateKeys(filter);
     return keys ? this.#byKeys(keys, order) : this.#docs.entries();
   }
 
@@ -285,7 +343,7 @@ export class EmbeddedCollection implements StoreCollection {
     work: Work,
     matched: Matched,
   ): Promise<void> | undefined {
-    const keys = this.#candidateKeys(filter);
+    const keys = compiled.collated ? undefined : this.#candidateKeys(filter);
     const found = keys ? this.#byKeysInSlices(keys, order, work) : this.#docs.entries();
     if (!(found instanceof Promise)) return scanInSlices(found, compiled, work, matched);
     return found.then((sorted) => scanInSlices(sorted, compiled, work, matched));
@@ -357,18 +415,32 @@ export class EmbeddedCollection implements StoreCollection {
    * The first document `filter` matches, found in one go (a single-document write stays
    * atomic): past `maxTimeMS` of `limits`, throws MaxTimeMSExpired before anything changes.
    */
-  #first(
-    filter: Document,
-    limits: WorkLimits | undefined,
-  ): { compiled: CompiledFilter; found: Entry | undefined } {
-    const maxTimeMS = limits?.maxTimeMS;
+  #first(filter: Document, options: FirstOptions): { compiled: CompiledFilter; found: Entry | undefined } {
+    const { maxTimeMS, sort, variables } = options;
     const work = maxTimeMS === undefined ? undefined : this.#work({ maxTimeMS });
-    const compiled = compileFilter(filter, this.#indexes);
-    for (const entry of this.#candidates(filter, 'insertion')) {
-      if (compiled.test(entry[1])) return { compiled, found: entry };
+    const collation = parseCollation(options.collation);
+    const compiled = compileFilter(filter, this.#indexes, variables, collation);
+    const sorted =
+      sort !== undefined && sort !== null && !(isPlainObject(sort) && Object.keys(sort).length === 0);
+    const matches: Document[] = [];
+    for (const entry of this.#candidates(filter, 'insertion', compiled)) {
+      if (compiled.test(entry[1])) {
+        if (!sorted) return { compiled, found: entry };
+        matches.push(entry[1]);
+      }
       if (work?.tick()) work.overrun();
     }
-    return { compiled, found: undefined };
+    if (matches.length === 0) return { compiled, found: undefined };
+    // The first by `sort` (checked as a find checks it), found again by its `_id`.
+    const [first] = readDocuments(
+      matches,
+      undefined,
+      { sort, limit: 1, projection: { _id: 1 } } as FindOptions,
+      collation?.compare,
+    );
+    const key = idKey(first?._id);
+    const doc = this.#docs.get(key);
+    return { compiled, found: doc ? [key, doc] : undefined };
   }
 
   #insert(doc: Document): Document {
@@ -376,6 +448,7 @@ export class EmbeddedCollection implements StoreCollection {
     if (Array.isArray(stored._id) || stored._id instanceof RegExp) {
       throw new EmbeddedDbError('InvalidIdField', "The '_id' value cannot be of type array or regex");
     }
+    checkStorableId(stored._id);
     const key = idKey(stored._id);
     if (this.#docs.has(key)) {
       const keyValue = { _id: stored._id };
@@ -485,17 +558,20 @@ export class EmbeddedCollection implements StoreCollection {
     return walkSorted(walk, work);
   }
 
-  find(filter: Document, options: FindOptions = {}): FindCursor {
+  find(filter: Document, options: FindOptions & CollationOption = {}): FindCursor {
     return {
       toArray: async () => {
+        checkOptions('find', options, () => this.#indexes.describe());
         this.#begin();
+        // Under a collation, matches are scanned for and sorted with strings collated (no index order).
+        const collation = parseCollation(options.collation);
         const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
         const order = byId ? 'sortedById' : 'insertion';
-        const exact = exactIdKeys(filter);
+        const exact = collation ? undefined : exactIdKeys(filter);
         if (exact !== undefined) return this.#readByIds(exact, order, options);
         const work = this.#work(options);
-        const compiled = compileFilter(filter, this.#indexes);
-        const walking = this.#walk(filter, compiled, options, work);
+        const compiled = compileFilter(filter, this.#indexes, undefined, collation);
+        const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
         if (walking !== undefined) {
           return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
         }
@@ -510,7 +586,7 @@ export class EmbeddedCollection implements StoreCollection {
           ([, doc]) => matches.push(doc) >= enough,
         );
         if (scanning) await scanning;
-        return readDocumentsInSlices(matches, compiled.near, options, work);
+        return readDocumentsInSlices(matches, compiled.near, options, work, collation?.compare);
       },
     };
   }
@@ -543,23 +619,26 @@ export class EmbeddedCollection implements StoreCollection {
     return inOrder instanceof Promise ? inOrder.then(read) : read(inOrder);
   }
 
+  /** The first document `find` would answer with the same options (`sort`, `skip`, ...), or null. */
   async findOne(
     filter: Document,
-    options: Pick<FindOptions, 'projection' | 'maxTimeMS' | 'maxExamined'> = {},
+    options: Omit<FindOptions, 'limit'> & CollationOption = {},
   ): Promise<Document | null> {
-    const { projection, maxTimeMS, maxExamined } = options;
-    const [doc] = await this.find(filter, { projection, limit: 1, maxTimeMS, maxExamined }).toArray();
+    checkOptions('findOne', options, () => this.#indexes.describe());
+    const [doc] = await this.find(filter, { ...options, limit: 1 }).toArray();
     return doc ?? null;
   }
 
   /**
-   * Counts the documents `filter` matches. An empty filter is answered from the collection's
-   * size: it examines no document.
+   * Counts the documents `filter` matches, past `skip` and at most `limit` of them. An empty
+   * filter is answered from the collection's size: it examines no document.
    */
-  async countDocuments(filter: Document, options: WorkLimits = {}): Promise<number> {
+  async countDocuments(filter: Document, options: CountOptions & CollationOption = {}): Promise<number> {
+    checkOptions('countDocuments', options, () => this.#indexes.describe());
     this.#begin();
+    const page = countPage(options);
     const work = this.#work(options);
-    const compiled = compileFilter(filter, this.#indexes);
+    const compiled = compileFilter(filter, this.#indexes, undefined, parseCollation(options.collation));
     if (compiled.near) {
       throw new EmbeddedDbError(
         'BadValue',
@@ -567,118 +646,287 @@ export class EmbeddedCollection implements StoreCollection {
       );
     }
     // An empty filter counts every document (the sweep above has removed the expired ones).
-    if (Object.keys(filter).length === 0) return this.#docs.size;
+    if (Object.keys(filter).length === 0) return pagedCount(this.#docs.size, page);
+    const enough = countEnough(page);
     let count = 0;
     const scanning = this.#scanFilter(filter, 'any', compiled, work, () => {
       count += 1;
+      return count >= enough;
+    });
+    if (scanning) await scanning;
+    return pagedCount(count, page);
+  }
+
+  /** The number of documents in the collection, from its size (no filter, nothing examined). */
+  async estimatedDocumentCount(options: WorkLimits = {}): Promise<number> {
+    checkOptions('estimatedDocumentCount', options);
+    this.#begin();
+    checkLimits(options, 0);
+    return this.#docs.size;
+  }
+
+  /**
+   * The distinct values of `key` among the documents `filter` matches (an array unwound one
+   * level), each once by BSON equality, in BSON order (see `distinct.ts`).
+   */
+  async distinct(key: string, filter: Document = {}, options: DistinctOptions = {}): Promise<unknown[]> {
+    checkOptions('distinct', options, () => this.#indexes.describe());
+    checkDistinctKey(key);
+    this.#begin();
+    const work = this.#work(options);
+    const compiled = compileFilter(filter ?? {}, this.#indexes);
+    if (compiled.near) {
+      throw new EmbeddedDbError(
+        'BadValue',
+        '$geoNear, $near, and $nearSphere are not allowed in this context',
+      );
+    }
+    const values: unknown[] = [];
+    const scanning = this.#scanFilter(filter ?? {}, 'insertion', compiled, work, ([, doc]) => {
+      distinctValuesOf(doc, key, values);
       return false;
     });
     if (scanning) await scanning;
-    return count;
+    return distinctSorted(values, work);
   }
 
-  insertOne(doc: Document): Promise<{ insertedId: unknown }> {
+  /**
+   * Runs an aggregation pipeline over the collection (see `aggregate.ts`: the stages it runs,
+   * and the refusal, by name, of the others): a leading `$match` is the collection's own scan,
+   * and `$lookup` reads the other collections of the database.
+   */
+  aggregate(pipeline: Document[], options: AggregateOptions = {}): FindCursor {
+    return {
+      toArray: async () => {
+        checkOptions('aggregate', options, () => this.#indexes.describe());
+        const source = this[PIPELINE_SOURCE]();
+        const collection = this.#state.collection;
+        const input = {
+          source,
+          collection: (name: string) => {
+            if (!collection) throw new EmbeddedDbError('NotImplemented', '$lookup outside a database');
+            return collection(name)[PIPELINE_SOURCE]();
+          },
+        };
+        return runPipeline(pipeline, options, input, this.#work(options));
+      },
+    };
+  }
+
+  /** What a pipeline reads of this collection: its scan (indexes, budgets) and its filter compiler. */
+  [PIPELINE_SOURCE](): PipelineSource {
+    this.#begin();
+    return {
+      scan: async (filter, work, enough) => {
+        const compiled = compileFilter(filter, this.#indexes);
+        const matches: Document[] = [];
+        const scanning = this.#scanFilter(
+          filter,
+          'insertion',
+          compiled,
+          work,
+          ([, doc]) => matches.push(doc) >= enough,
+        );
+        if (scanning) await scanning;
+        return matches;
+      },
+      count: async (filter, work, enough) => {
+        if (Object.keys(filter).length === 0) return this.#docs.size;
+        const compiled = compileFilter(filter, this.#indexes);
+        let count = 0;
+        const scanning = this.#scanFilter(filter, 'any', compiled, work, () => {
+          count += 1;
+          return count >= enough;
+        });
+        if (scanning) await scanning;
+        return count;
+      },
+      compile: (filter) => compileFilter(filter, this.#indexes),
+    };
+  }
+
+  insertOne(doc: Document, options: object = {}): Promise<{ insertedId: unknown }> {
     return this.#durably(() => {
       this.#begin();
+      checkOptions('insertOne', options);
       if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
       return { insertedId: cloneValue(this.#insert(doc)._id) };
     });
   }
 
   /**
-   * Inserts `docs` in order, as MongoDB's ordered `insertMany`: the first that fails stops the
-   * rest (those before it stay inserted); its error carries `writeErrors: [{ index, code, errmsg }]`
-   * as the driver's bulk write error does.
+   * Inserts `docs` in order, as MongoDB's `insertMany`: when `ordered` (the default) the first
+   * that fails stops the rest (those before it stay inserted); unordered, every document is
+   * tried. A failure throws the first error, carrying every failure in `writeErrors` and what
+   * was done in `result` (`insertedCount`, `insertedIds` and the other counts, 0), as the
+   * driver's bulk write error does.
    */
-  insertMany(docs: Document[]): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
+  insertMany(
+    docs: Document[],
+    options: InsertManyOptions = {},
+  ): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
     return this.#durably(() => {
       this.#begin();
+      checkOptions('insertMany', options);
       if (!Array.isArray(docs)) throw new EmbeddedDbError('BadValue', 'documents must be an array');
+      const ordered = options.ordered !== false;
       const insertedIds: Record<number, unknown> = {};
-      docs.forEach((doc, index) => {
+      const writeErrors: WriteErrorEntry[] = [];
+      let first: unknown;
+      let insertedCount = 0;
+      for (const [index, doc] of docs.entries()) {
         try {
           if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
           insertedIds[index] = cloneValue(this.#insert(doc)._id);
+          insertedCount += 1;
         } catch (error) {
-          if (error instanceof EmbeddedDbError)
-            Object.assign(error, { writeErrors: [{ index, code: error.code, errmsg: error.message }] });
-          throw error;
+          writeErrors.push(writeErrorOf(error, index));
+          first ??= error;
+          if (ordered) break;
         }
-      });
-      return { insertedCount: docs.length, insertedIds };
+      }
+      if (first !== undefined) {
+        // What was done, as the driver's bulk write error has it for an insertMany.
+        const done = { insertedCount, matchedCount: 0, modifiedCount: 0, deletedCount: 0, upsertedCount: 0 };
+        throw batchError(writeErrors, { ...done, insertedIds, upsertedIds: {} }, first);
+      }
+      return { insertedCount, insertedIds };
     });
+  }
+
+  /** Runs `operations` (the driver's write models) as the driver's `bulkWrite` does; see `bulk-write.ts`. */
+  async bulkWrite(operations: Document[], options: BulkWriteOptions = {}): Promise<BulkWriteResult> {
+    checkOptions('bulkWrite', options);
+    return runBulkWrite(this, operations, options);
   }
 
   findOneAndReplace(
     filter: Document,
     replacement: Document,
-    options: ModifyOptions,
+    options: FindOneAndModifyOptions = {},
   ): Promise<Document | null> {
-    return this.#durably(() => this.#findOneAndReplace(filter, replacement, options));
+    return this.#durably(() => {
+      this.#begin();
+      checkOptions('findOneAndReplace', options, () => this.#indexes.describe());
+      checkReplacementArgument(replacement);
+      checkModifyOptions(options);
+      const outcome = this.#replaceFirst(filter, replacement, options);
+      return this.#modifyResult(outcome, options);
+    });
   }
 
-  #findOneAndReplace(filter: Document, replacement: Document, options: ModifyOptions): Document | null {
-    this.#begin();
-    checkModifyOptions(options);
-    const { found } = this.#first(filter, options);
+  /** Replaces the first document `filter` matches (by `options.sort`), or inserts it on upsert. */
+  #replaceFirst(filter: Document, replacement: Document, options: FindOneAndModifyOptions): WriteOutcome {
+    const variables = this.#prepare(options);
+    const { found } = this.#first(filter, { ...options, variables });
     if (!found) {
-      if (!options.upsert) return null;
+      if (!options.upsert) return { changed: false };
       const seedId = upsertSeed(filter)._id;
-      const inserted = this.#insert(
-        applyReplacement(withIdFirst({ _id: seedId ?? replacement?._id }), replacement),
-      );
-      return options.returnDocument === 'after' ? this.#returned(inserted, options.projection) : null;
+      const id = seedId !== undefined ? seedId : replacement?._id;
+      const inserted = this.#insert(applyReplacement(withIdFirst({ _id: id }), replacement));
+      return { after: inserted, changed: true };
     }
     const [key, before] = found;
     const after = applyReplacement(before, replacement);
-    this.#replace(key, before, after);
-    return this.#returned(options.returnDocument === 'after' ? after : before, options.projection);
+    const changed = changedBy(before, after);
+    if (changed) this.#replace(key, before, after);
+    return { before, after: changed ? after : before, changed };
   }
 
-  findOneAndUpdate(filter: Document, update: Document, options: ModifyOptions): Promise<Document | null> {
+  findOneAndUpdate(
+    filter: Document,
+    update: Document | Document[],
+    options: FindOneAndModifyOptions = {},
+  ): Promise<Document | null> {
     return this.#durably(() => {
       this.#begin();
+      checkOptions('findOneAndUpdate', options, () => this.#indexes.describe());
+      checkCollatedUpdate(update, options);
+      checkUpdateArgument(update);
       checkModifyOptions(options);
-      const outcome = this.#update(filter, update, options);
-      const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
-      return this.#returned(doc, options.projection);
+      return this.#modifyResult(this.#update(filter, update, options), options);
     });
+  }
+
+  /** Removes the first document `filter` matches (by `options.sort`) and returns it, projected. */
+  findOneAndDelete(filter: Document, options: FindOneAndDeleteOptions = {}): Promise<Document | null> {
+    return this.#durably(() => {
+      this.#begin();
+      checkOptions('findOneAndDelete', options, () => this.#indexes.describe());
+      const variables = this.#prepare(options);
+      const { found } = this.#first(filter, { ...options, variables });
+      if (found) this.#remove(...found);
+      return this.#modifyResult({ before: found?.[1], changed: false, deleted: true }, options);
+    });
+  }
+
+  /** What a findOneAnd* method returns: the document (before or after, projected), or with `includeResultMetadata` the command's reply. */
+  #modifyResult(outcome: WriteOutcome, options: FindOneAndModifyOptions): Document | null {
+    const doc = options.returnDocument === 'after' ? outcome.after : outcome.before;
+    const value = this.#returned(doc, options.projection);
+    if (options.includeResultMetadata !== true) return value;
+    const { before, after } = outcome;
+    const lastErrorObject: Document = { n: before || after ? 1 : 0 };
+    // Updates and replacements say whether an existing document was updated, and what an upsert inserted.
+    if (!outcome.deleted) lastErrorObject.updatedExisting = before !== undefined;
+    if (!before && after) lastErrorObject.upserted = cloneValue(after._id);
+    return { lastErrorObject, value, ok: 1 };
   }
 
   updateOne(
     filter: Document,
-    update: Document,
-    options: { upsert?: boolean } & WorkLimits = {},
-  ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
+    update: Document | Document[],
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.#durably(() => {
       this.#begin();
+      checkOptions('updateOne', options, () => this.#indexes.describe());
+      checkCollatedUpdate(update, options);
+      checkUpdateArgument(update);
       const { before, after, changed } = this.#update(filter, update, options);
-      return {
-        matchedCount: before ? 1 : 0,
-        modifiedCount: before && changed ? 1 : 0,
-        upsertedCount: !before && after ? 1 : 0,
-      };
+      if (!before) return updateResult(0, 0, after ? cloneValue(after._id) : undefined);
+      return updateResult(1, changed ? 1 : 0);
+    });
+  }
+
+  /** Replaces the first document `filter` matches, or inserts `replacement` on upsert (with the filter's `_id`, if it pins one). */
+  replaceOne(filter: Document, replacement: Document, options: ReplaceOptions = {}): Promise<UpdateResult> {
+    return this.#durably(() => {
+      this.#begin();
+      checkOptions('replaceOne', options, () => this.#indexes.describe());
+      checkReplacementArgument(replacement);
+      const { before, after, changed } = this.#replaceFirst(filter, replacement, options);
+      if (!before) return updateResult(0, 0, after ? cloneValue(after._id) : undefined);
+      return updateResult(1, changed ? 1 : 0);
     });
   }
 
   /**
-   * Applies `update` to every document `filter` matches, in slices. Every new version is made
-   * (from the documents as they were when the operation began) before any is stored, so an
-   * update that fails on one of them (`$inc` of a string) changes none; then each is stored
-   * whole. A document another caller wrote meanwhile is updated as it is now if it still matches
-   * (left out if not, or if it is gone). Past `maxTimeMS` while storing, or on a duplicate key,
-   * the documents already stored stay changed.
+   * Applies `update` to every document `filter` matches, in slices, or inserts one on `upsert`
+   * when none does. Every new version is made (from the documents as they were when the
+   * operation began) before any is stored, so an update that fails on one of them (`$inc` of a
+   * string) changes none; then each is stored whole. A document another caller wrote meanwhile
+   * is updated as it is now if it still matches (left out if not, or if it is gone). Past
+   * `maxTimeMS` while storing, or on a duplicate key, the documents already stored stay changed.
    */
   updateMany(
     filter: Document,
-    update: Document,
-    options: WorkLimits = {},
-  ): Promise<{ matchedCount: number; modifiedCount: number; upsertedCount: number }> {
+    update: Document | Document[],
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.#durablyInSlices(options, async (work) => {
-      validateUpdate(update);
-      const compiled = compileFilter(filter, this.#indexes);
+      checkOptions('updateMany', options, () => this.#indexes.describe());
+      checkCollatedUpdate(update, options);
+      checkUpdateArgument(update);
+      const extras = { arrayFilters: options.arrayFilters, variables: this.#prepare(options) };
+      validateUpdate(update, extras);
+      const collation = parseCollation(options.collation);
+      const compiled = compileFilter(filter, this.#indexes, extras.variables, collation);
       const matched: Entry[] = [];
       await this.#scanFilter(filter, 'insertion', compiled, work, (entry) => matched.push(entry) === 0);
+      if (matched.length === 0 && options.upsert === true) {
+        return updateResult(0, 0, cloneValue(this.#upsert(filter, update, compiled, extras)._id));
+      }
       // Updating documents costs far more than testing them: the clock is read after each batch.
       const batches: Entry[][] = [];
       for (let from = 0; from < matched.length; from += UPDATE_AT_ONCE) {
@@ -690,6 +938,7 @@ export class EmbeddedCollection implements StoreCollection {
           batch.map(([, before]) => before),
           update,
           compiled,
+          extras,
         );
         for (const [i, [key, before]] of batch.entries())
           planned.push({ key, before, after: afters[i] as Document });
@@ -698,52 +947,68 @@ export class EmbeddedCollection implements StoreCollection {
       let matchedCount = 0;
       let modifiedCount = 0;
       const store = (each: PlannedUpdate) => {
-        const outcome = this.#updateAsPlanned(each, update, compiled);
+        const outcome = this.#updateAsPlanned(each, update, compiled, extras);
         if (outcome !== 'gone') matchedCount += 1;
         if (outcome === 'changed') modifiedCount += 1;
       };
       await forEachInSlices(planned, work, store, true);
-      return { matchedCount, modifiedCount, upsertedCount: 0 };
+      return updateResult(matchedCount, modifiedCount);
     });
   }
 
   /** Stores one planned update: as planned, or redone on the document as it is now if another caller wrote it. */
   #updateAsPlanned(
     plan: PlannedUpdate,
-    update: Record<string, Document>,
+    update: Update,
     compiled: CompiledFilter,
+    extras: UpdateExtras,
   ): 'changed' | 'unchanged' | 'gone' {
     let { before, after } = plan;
     const current = this.#docs.get(plan.key);
     if (current !== before) {
       if (current === undefined || !compiled.test(current)) return 'gone';
       before = current;
-      after = applyUpdate(current, update, compiled, false);
+      after = applyUpdate(current, update, compiled, false, extras);
     }
     if (!changedBy(before, after)) return 'unchanged';
     this.#replace(plan.key, before, after);
     return 'changed';
   }
 
-  #update(filter: Document, update: Document, options: { upsert?: boolean } & WorkLimits) {
-    validateUpdate(update);
-    const { compiled, found } = this.#first(filter, options);
+  /** The `let` variables of a write, evaluated once. */
+  #prepare(options: WriteOptions): Document | undefined {
+    return letVariables(options.let);
+  }
+
+  /** Inserts the document an upsert of `update` makes from `filter`'s equality conditions. */
+  #upsert(filter: Document, update: Update, compiled: CompiledFilter, extras: UpdateExtras): Document {
+    const seed = upsertSeed(filter);
+    // A pipeline may set an `_id` the filter does not pin; operator updates keep one made first.
+    const start = Array.isArray(update) ? seed : withIdFirst(seed);
+    return this.#insert(applyUpdate(start, update, compiled, true, extras));
+  }
+
+  #update(filter: Document, update: Document | Document[], options: FindOneAndModifyOptions): WriteOutcome {
+    const extras = { arrayFilters: options.arrayFilters, variables: this.#prepare(options) };
+    validateUpdate(update, extras);
+    const { compiled, found } = this.#first(filter, { ...options, variables: extras.variables });
     if (!found) {
-      if (options.upsert !== true) return { before: undefined, after: undefined, changed: false };
-      const inserted = this.#insert(applyUpdate(withIdFirst(upsertSeed(filter)), update, compiled, true));
-      return { before: undefined, after: inserted, changed: true };
+      if (options.upsert !== true) return { changed: false };
+      return { after: this.#upsert(filter, update, compiled, extras), changed: true };
     }
     const [key, before] = found;
-    const after = applyUpdate(before, update, compiled, false);
+    const after = applyUpdate(before, update, compiled, false, extras);
     const changed = changedBy(before, after);
     if (changed) this.#replace(key, before, after);
     return { before, after: changed ? after : before, changed };
   }
 
-  deleteOne(filter: Document, options: WorkLimits = {}): Promise<{ deletedCount: number }> {
+  deleteOne(filter: Document, options: DeleteOptions = {}): Promise<{ deletedCount: number }> {
     return this.#durably(() => {
       this.#begin();
-      const { found } = this.#first(filter, options);
+      checkOptions('deleteOne', options, () => this.#indexes.describe());
+      const variables = this.#prepare(options);
+      const { found } = this.#first(filter, { ...options, variables });
       if (found) this.#remove(...found);
       return { deletedCount: found ? 1 : 0 };
     });
@@ -755,9 +1020,11 @@ export class EmbeddedCollection implements StoreCollection {
    * batch whole (one journal record); a document another caller wrote meanwhile is removed only if
    * it still matches. Past `maxTimeMS` while removing, the batches already removed stay removed.
    */
-  deleteMany(filter: Document, options: WorkLimits = {}): Promise<{ deletedCount: number }> {
+  deleteMany(filter: Document, options: DeleteOptions = {}): Promise<{ deletedCount: number }> {
     return this.#durablyInSlices(options, async (work) => {
-      const compiled = compileFilter(filter, this.#indexes);
+      checkOptions('deleteMany', options, () => this.#indexes.describe());
+      const variables = this.#prepare(options);
+      const compiled = compileFilter(filter, this.#indexes, variables, parseCollation(options.collation));
       const doomed: Entry[] = [];
       await this.#scanFilter(filter, 'any', compiled, work, (entry) => doomed.push(entry) === 0);
       const batches: Entry[][] = [];
@@ -776,6 +1043,7 @@ export class EmbeddedCollection implements StoreCollection {
   createIndex(spec: IndexSpec, options: IndexOptions = {}): Promise<string> {
     return this.#durably(() => {
       this.#begin();
+      checkOptions('createIndex', options);
       const name = this.#indexes.create(spec, options, this.#docs);
       if (options.expireAfterSeconds !== undefined) this.#nextExpiry = Number.NEGATIVE_INFINITY;
       if (!this.#indexDefinitions.has(name)) {
@@ -785,6 +1053,11 @@ export class EmbeddedCollection implements StoreCollection {
       }
       return name;
     });
+  }
+
+  /** Change streams: refused (NotImplemented, 238), the engine has none. */
+  watch(): never {
+    return refuseChangeStreams();
   }
 
   listIndexes(): { toArray(): Promise<IndexDescription[]> } {

@@ -12,6 +12,8 @@ import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
+import { collatedOperators } from './collated-operators';
+import { type Collation, holdsString } from './collation';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { fastFilter } from './fast-filter';
 import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphere } from './geo-operators';
@@ -33,6 +35,13 @@ type QueryOps = NonNullable<ContextOps['query']>;
 type ExpressionOps = NonNullable<ContextOps['expression']>;
 const NEAR_OPERATORS = ['$nearSphere', '$near'] as const;
 
+/** Whether `filter` holds `$expr` at any depth (its expressions compare strings without a collation here). */
+function usesExpr(filter: unknown): boolean {
+  if (Array.isArray(filter)) return filter.some(usesExpr);
+  if (!isPlainObject(filter)) return false;
+  return Object.keys(filter).some((key) => key === '$expr' || usesExpr(filter[key]));
+}
+
 /** A filter ready to test documents. */
 export interface CompiledFilter {
   test(doc: Document): boolean;
@@ -41,6 +50,11 @@ export interface CompiledFilter {
   /** What mingo's updater needs to resolve positional `$` paths. */
   condition: Document;
   context: Context;
+  /**
+   * Compiled under a collation its strings compare by: the collection's indexes, which order
+   * strings binary, cannot find its matches (they are scanned for).
+   */
+  collated?: boolean;
 }
 
 function rewriteText(filter: Document): Document {
@@ -99,8 +113,15 @@ interface Compiling {
   options: Partial<Options>;
 }
 const compilings = new WeakMap<CollectionIndexes, Compiling>();
+/** The same under each collation a collection's filters used, by collation key (a few per collection). */
+const collatedCompilings = new WeakMap<CollectionIndexes, Map<string, Compiling>>();
+const COLLATIONS_KEPT = 16;
 
-function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Context {
+function operatorContext(
+  indexes: CollectionIndexes,
+  capture: QueryOperator,
+  collation: Collation | undefined,
+): Context {
   const text: FieldOperator = (_field, operand) => {
     const fields = indexes.textFields();
     if (!fields) throw new EmbeddedDbError('IndexNotFound', 'text index required for $text query');
@@ -121,6 +142,8 @@ function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Co
     [CAPTURE_OPERATOR]: capture,
     // MongoDB's comparison order and type rules (`$eq`, `$ne`, ranges, `$type`, `$all`), last so they win.
     ...COMPARISON_OPERATORS,
+    // Under a collation, the operators that compare values compare strings by it.
+    ...(collation ? collatedOperators(collation) : {}),
   };
   // Built whole rather than merged: mingo keeps the first of two same-named operators, and `$mod`, `$in`, `$nin`, `$regex`, `$all` are replaced.
   return Context.init({
@@ -135,8 +158,9 @@ function operatorContext(indexes: CollectionIndexes, capture: QueryOperator): Co
  * it as is (`ComputeOptions.init`). That instance is what mingo passes to operators, so it is
  * caught once, by compiling a query on an internal operator that refuses any later use.
  */
-function compiling(indexes: CollectionIndexes): Compiling {
-  const cached = compilings.get(indexes);
+function compiling(indexes: CollectionIndexes, collation?: Collation): Compiling {
+  const byKey = collation && (collatedCompilings.get(indexes) ?? new Map<string, Compiling>());
+  const cached = collation ? byKey?.get(collation.key) : compilings.get(indexes);
   if (cached) return cached;
   let caught: Partial<Options> | undefined;
   const capture: QueryOperator = (_field, _operand, options) => {
@@ -144,16 +168,31 @@ function compiling(indexes: CollectionIndexes): Compiling {
     caught = options as Partial<Options>;
     return () => true;
   };
-  const context = operatorContext(indexes, capture);
+  const context = operatorContext(indexes, capture, collation);
   new Query({ _id: { [CAPTURE_OPERATOR]: 1 } }, { context, scriptEnabled: false });
   const made = { context, options: caught ?? { context, scriptEnabled: false } };
-  compilings.set(indexes, made);
+  if (collation && byKey) {
+    if (byKey.size >= COLLATIONS_KEPT) byKey.clear();
+    byKey.set(collation.key, made);
+    collatedCompilings.set(indexes, byKey);
+  } else compilings.set(indexes, made);
   return made;
 }
 
-/** Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error. */
-export function compileFilter(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
+/**
+ * Compiles `filter` against the indexes of its collection; bad filters throw a BadValue error.
+ * `variables` (an operation's `let`) are what `$$name` reads in `$expr`. Under `collation`
+ * (collation.ts) strings compare by it; a filter holding no string matches alike without it.
+ */
+export function compileFilter(
+  filter: unknown,
+  indexes: CollectionIndexes,
+  variables?: Document,
+  collation?: Collation,
+): CompiledFilter {
   if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
+  if (collation && holdsString(filter)) return compileWithMingo(filter, indexes, variables, collation);
+  if (variables !== undefined) return compileWithMingo(filter, indexes, variables);
   const { context, options } = compiling(indexes);
   const fast = fastFilter(filter, options);
   if (fast)
@@ -179,11 +218,25 @@ export function compileFilter(filter: unknown, indexes: CollectionIndexes): Comp
  * `filter` compiled by mingo's `Query` alone, with the engine's operators: what `compileFilter`
  * does for the filters `fastFilter` leaves, and the answer its property tests hold it to.
  */
-export function compileWithMingo(filter: unknown, indexes: CollectionIndexes): CompiledFilter {
+export function compileWithMingo(
+  filter: unknown,
+  indexes: CollectionIndexes,
+  variables?: Document,
+  collation?: Collation,
+): CompiledFilter {
   if (!isPlainObject(filter)) throw new EmbeddedDbError('BadValue', 'filter must be an object');
-  const { context, options } = compiling(indexes);
+  if (collation && usesExpr(filter)) {
+    throw new EmbeddedDbError(
+      'NotImplemented',
+      '$expr with a collation is not supported by the embedded engine',
+    );
+  }
+  const { context, options } = compiling(indexes, collation);
   const near = locateNear(filter, indexes);
   const condition = rewriteText(filter);
-  const query = asBadValue('filter', () => new Query(condition, options));
-  return { test: (doc) => asBadValue('filter', () => query.test(doc)), near, condition, context };
+  // With variables, mingo copies the operator context for this one query (plain options).
+  const withVariables = variables && { context, scriptEnabled: false, variables };
+  const query = asBadValue('filter', () => new Query(condition, withVariables ?? options));
+  const test = (doc: Document) => asBadValue('filter', () => query.test(doc));
+  return { test, near, condition, context, collated: collation !== undefined };
 }

@@ -3,13 +3,16 @@
  * `{ dir }` also on disk (a journal synced before each write is acknowledged, compacted into a
  * snapshot in the background; see durable/data-directory.ts).
  */
-import type { StoreDb } from '@store/common';
-import { EMPTY, EmbeddedCollection, type EngineState, TAKE_OVER } from './collection';
+import type { Document, StoreDb } from '@store/common';
+import { type AggregateOptions, runPipeline } from './aggregate';
+import { EMPTY, EmbeddedCollection, type EngineState, PIPELINE_SOURCE, TAKE_OVER } from './collection';
 import { openDataDirectory, startJournal, writeSnapshot } from './durable/data-directory';
 import { type FileSystem, nodeFileSystem } from './durable/file-system';
 import type { Change } from './durable/records';
 import { encodeRecord } from './durable/records';
 import { EmbeddedDbError } from './errors';
+import { checkOptions, refuseChangeStreams, refuseSessions } from './known-options';
+import { Work } from './work';
 
 const embeddedDbs = new WeakSet<object>();
 
@@ -45,6 +48,16 @@ export interface EmbeddedDb extends StoreDb {
    * releases the directory's lock.
    */
   close(): Promise<void>;
+  /**
+   * Runs a database-level aggregation pipeline: `$documents` first, then the stages a
+   * collection's pipeline runs (`$lookup` reads the database's collections). `$currentOp`,
+   * `$listLocalSessions` and the like are refused by name (NotImplemented, 238).
+   */
+  aggregate(pipeline: Document[], options?: AggregateOptions): { toArray(): Promise<Document[]> };
+  /** Change streams: refused (NotImplemented, 238), the engine has none. */
+  watch(): never;
+  /** Sessions and transactions: refused (NotImplemented, 238), the engine has none. */
+  startSession(): never;
 }
 
 /** Options of {@link createEmbeddedDb}. */
@@ -103,6 +116,7 @@ export function createEmbeddedDb(options: EmbeddedDbOptions = {}): EmbeddedDb {
     }
     return found;
   };
+  state.collection = collection;
   const durable =
     options.dir === undefined ? undefined : openDurable(options, state, collections, collection);
   const db: EmbeddedDb = {
@@ -130,6 +144,20 @@ export function createEmbeddedDb(options: EmbeddedDbOptions = {}): EmbeddedDb {
       await state.journal?.record([{ c: name, drop: true }]);
       return existed;
     },
+    aggregate: (pipeline, aggregateOptions = {}) => ({
+      toArray: async () => {
+        checkOptions('aggregate', aggregateOptions);
+        checkUsable(state);
+        const input = {
+          source: undefined,
+          collection: (name: string) => collection(name)[PIPELINE_SOURCE](),
+        };
+        const work = new Work(aggregateOptions, () => checkUsable(state));
+        return runPipeline(pipeline, aggregateOptions, input, work);
+      },
+    }),
+    watch: refuseChangeStreams,
+    startSession: refuseSessions,
     async close() {
       if (state.closed && !durable) return;
       state.closed = true;

@@ -4,6 +4,7 @@
  * fields in `weights`, a 2dsphere index carrying its index version.
  */
 import type { IndexDescription, IndexSpec } from '@store/common';
+import type { CollationSpec } from './collation';
 
 /** The text options MongoDB records on every text index, with its defaults. */
 interface TextOptions {
@@ -19,6 +20,8 @@ export interface ResolvedIndexOptions {
   expireAfterSeconds: number | undefined;
   /** Text indexes only. */
   text?: TextOptions;
+  /** The index's collation, every field resolved (none: binary, `{ locale: 'simple' }`). */
+  collation?: CollationSpec;
 }
 
 /** MongoDB's description of the `_id` index every collection has. */
@@ -62,5 +65,6 @@ export function describeIndex(
     description.textIndexVersion = 3;
   }
   if (Object.values(spec).includes('2dsphere')) description['2dsphereIndexVersion'] = 3;
+  if (options.collation) description.collation = { ...options.collation };
   return description;
 }

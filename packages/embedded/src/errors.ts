@@ -17,9 +17,12 @@ export const EMBEDDED_ERROR_CODES = {
   BadValue: 2,
   PathNotViable: 28,
   FailedToParse: 9,
+  NoSuchKey: 4,
+  TypeMismatch: 14,
   IndexNotFound: 27,
   ConflictingUpdateOperators: 40,
   MaxTimeMSExpired: 50,
+  DollarPrefixedFieldName: 52,
   InvalidIdField: 53,
   ImmutableField: 66,
   InvalidOptions: 72,
@@ -27,7 +30,14 @@ export const EMBEDDED_ERROR_CODES = {
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  IncompatibleCollationVersion: 161,
+  /** An option or form MongoDB 7.0 does not take, or the engine does not implement: refused, never ignored. */
+  NotImplemented: 238,
   NoQueryExecutionPlans: 291,
+  /** A pipeline stage that is not an object of exactly one field. */
+  Location40323: 40323,
+  /** A pipeline stage name MongoDB does not know. */
+  Location40324: 40324,
   DuplicateKey: 11000,
   InterruptedAtShutdown: 11600,
   /** A durable database's disk (or quota) is full: the write was refused, reads still answer. */
@@ -81,4 +91,13 @@ export function asBadValue<T>(what: string, fn: () => T): T {
   } catch (error) {
     throw toBadValue(what, error);
   }
+}
+
+/**
+ * A call the official driver refuses before sending anything (its `MongoInvalidArgumentError`):
+ * an update without operators, a replacement with them, an empty batch. Like the driver's, it
+ * has no `code`: no server answered it.
+ */
+export class EmbeddedArgumentError extends Error {
+  override readonly name = 'EmbeddedArgumentError';
 }

@@ -4,6 +4,7 @@
  * official driver's `Db` / `Collection`. Usable on its own: `createEmbeddedDb()`.
  */
 
+export type { AggregateOptions } from './aggregate';
 export { EmbeddedCollection } from './collection';
 export {
   createEmbeddedDb,
@@ -12,8 +13,14 @@ export {
   isEmbeddedDb,
   TEMPORARY_COLLECTION_PREFIX,
 } from './db';
+export type { CountOptions, DistinctOptions } from './distinct';
 export { backupDataDirectory, type DataDirectoryBackup } from './durable/backup';
 export { type DataErrorReason, EmbeddedDataError } from './durable/data-error';
 export { type FileSystem, nodeFileSystem } from './durable/file-system';
-export { EMBEDDED_ERROR_CODES, EmbeddedDbError, type EmbeddedErrorCodeName } from './errors';
+export {
+  EMBEDDED_ERROR_CODES,
+  EmbeddedArgumentError,
+  EmbeddedDbError,
+  type EmbeddedErrorCodeName,
+} from './errors';
 export { documentTest, projectDocument } from './match-documents';

@@ -7,6 +7,7 @@
  */
 import type { Document, IndexDescription, IndexOptions, IndexSpec } from '@store/common';
 import { isPlainObject } from '@store/common';
+import { parseCollation } from './collation';
 import {
   describedKey,
   describeIndex,
@@ -75,7 +76,36 @@ function resolveOptions(spec: IndexSpec, options: IndexOptions): RecordedIndex['
     expireAfterSeconds: ttl,
   };
   if (isTextSpec(spec)) resolved.text = resolveTextOptions(spec, options);
+  const collation = resolveCollation(spec, options, resolved);
+  if (collation) resolved.collation = collation;
   return resolved;
+}
+
+/**
+ * An index's collation, checked: MongoDB's refusal of one on a text index; NotImplemented for a
+ * unique one (the engine's unique keys compare strings binary). The index stays binary inside:
+ * it answers only filters without a collation, and a query under one scans (collection.ts).
+ */
+function resolveCollation(
+  spec: IndexSpec,
+  options: IndexOptions,
+  resolved: ResolvedIndexOptions,
+): ResolvedIndexOptions['collation'] {
+  const collation = parseCollation((options as { collation?: unknown }).collation);
+  if (!collation) return undefined;
+  if (isTextSpec(spec)) {
+    throw new EmbeddedDbError(
+      'CannotCreateIndex',
+      `Index type 'text' does not support collation: ${JSON.stringify(collation.spec)}`,
+    );
+  }
+  if (resolved.unique) {
+    throw new EmbeddedDbError(
+      'NotImplemented',
+      'a unique index with a collation is not supported by the embedded engine',
+    );
+  }
+  return { ...collation.spec };
 }
 
 /** A text index's weights and language options, MongoDB's defaults applied. */
@@ -155,9 +185,13 @@ export class CollectionIndexes {
     const options = resolveOptions(spec, rawOptions);
     const name = rawOptions.name ?? defaultName(spec);
     const key = describedKey(spec);
+    // Two indexes may share a key pattern under different collations (and names).
     const existing =
       this.#indexes.find((index) => index.name === name) ??
-      this.#indexes.find((index) => sameJson(describedKey(index.spec), key));
+      this.#indexes.find(
+        (index) =>
+          sameJson(describedKey(index.spec), key) && sameJson(index.options.collation, options.collation),
+      );
     if (existing) return this.#reuse(existing, name, spec, options);
     if (isTextSpec(spec) && this.textFields()) {
       throw new EmbeddedDbError('IndexOptionsConflict', 'a collection can have only one text index');

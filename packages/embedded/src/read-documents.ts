@@ -10,7 +10,7 @@ import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError, toBadValue } from './errors';
 import { distanceToField } from './geo-operators';
-import { sortDocuments } from './sort-documents';
+import { sortDocuments, type ValueOrder } from './sort-documents';
 import { SORT_AT_ONCE, sortDocumentsInSlices, sortInSlices } from './sort-in-slices';
 import { cloneValue, setOwn } from './values';
 import { forEachInSlices, type Work } from './work';
@@ -152,18 +152,20 @@ const copiesOf = (page: Document[], projection: Document | undefined): Document[
   projection ? projected(page, projection) : page.map(cloneValue);
 
 /**
- * The page of `matches` that `options` asks for, as fresh copies: an explicit sort wins,
- * otherwise a `$nearSphere` orders nearest first, otherwise natural (insertion) order.
+ * The page of `matches` that `options` asks for, as fresh copies: an explicit sort wins (by
+ * `by` under a collation), otherwise a `$nearSphere` orders nearest first, otherwise natural
+ * (insertion) order.
  */
 export function readDocuments(
   matches: Document[],
   near: CompiledFilter['near'],
   options: FindOptions,
+  by?: ValueOrder,
 ): Document[] {
   const plan = readPlan(options);
   return asBadValue('find options', () => {
     const sorted = plan.sort
-      ? sortDocuments(matches, plan.sort, sortedCount(plan))
+      ? sortDocuments(matches, plan.sort, sortedCount(plan), by)
       : near
         ? nearestFirst(matches, near)
         : matches;
@@ -196,9 +198,10 @@ export function readDocumentsInSlices(
   near: CompiledFilter['near'],
   options: FindOptions,
   work: Work,
+  by?: ValueOrder,
 ): Document[] | Promise<Document[]> {
-  if (matches.length <= COPY_AT_ONCE) return readDocuments(matches, near, options);
-  return readManyInSlices(matches, near, options, work);
+  if (matches.length <= COPY_AT_ONCE) return readDocuments(matches, near, options, by);
+  return readManyInSlices(matches, near, options, work, by);
 }
 
 async function readManyInSlices(
@@ -206,11 +209,12 @@ async function readManyInSlices(
   near: CompiledFilter['near'],
   options: FindOptions,
   work: Work,
+  by: ValueOrder | undefined,
 ): Promise<Document[]> {
   const plan = readPlan(options);
   try {
     const sorted = plan.sort
-      ? await sortDocumentsInSlices(matches, plan.sort, sortedCount(plan), work)
+      ? await sortDocumentsInSlices(matches, plan.sort, sortedCount(plan), work, by)
       : near
         ? await nearestFirstInSlices(matches, near, work)
         : matches;

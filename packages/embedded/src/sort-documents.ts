@@ -110,12 +110,27 @@ function distinctStringOrder(column: Column, direction: number): number[] | unde
 /** Where a sort key is an empty array: below null, as MongoDB keys it (`undefined`). */
 const EMPTY_ARRAY_KEY: unique symbol = Symbol('empty array');
 
-/** The BSON order of two sort keys ({@link EMPTY_ARRAY_KEY} included). */
-function compareKeys(a: unknown, b: unknown): number {
-  if (a !== EMPTY_ARRAY_KEY && b !== EMPTY_ARRAY_KEY) return compareValues(a, b);
+/** An order of two values (MongoDB's BSON order, or the same with strings collated: collation.ts). */
+export type ValueOrder = (a: unknown, b: unknown) => number;
+
+/** The order of two sort keys when one is {@link EMPTY_ARRAY_KEY}. */
+function compareEmptyArrayKey(a: unknown, b: unknown): number {
   const ra = a === EMPTY_ARRAY_KEY ? RANK.emptyArray : typeRank(a);
   const rb = b === EMPTY_ARRAY_KEY ? RANK.emptyArray : typeRank(b);
   return ra === rb ? 0 : ra < rb ? -1 : 1;
+}
+
+/** The BSON order of two sort keys ({@link EMPTY_ARRAY_KEY} included). */
+function compareKeys(a: unknown, b: unknown): number {
+  if (a !== EMPTY_ARRAY_KEY && b !== EMPTY_ARRAY_KEY) return compareValues(a, b);
+  return compareEmptyArrayKey(a, b);
+}
+
+/** {@link compareKeys} by `order` (strings collated), or in BSON order without one. */
+function keyOrder(order: ValueOrder | undefined): (a: unknown, b: unknown) => number {
+  if (!order) return compareKeys;
+  return (a, b) =>
+    a !== EMPTY_ARRAY_KEY && b !== EMPTY_ARRAY_KEY ? order(a, b) : compareEmptyArrayKey(a, b);
 }
 
 /** Every value at `segments` below `value` (a leaf array contributes its elements; a missing branch null). */
@@ -138,12 +153,17 @@ function collectKeys(value: unknown, segments: readonly string[], at: number, ou
 }
 
 /** The key of `doc` for one sort field: the smallest of its values ascending, the largest descending. */
-function sortKey(doc: Document, segments: readonly string[], direction: 1 | -1): unknown {
+function sortKey(
+  doc: Document,
+  segments: readonly string[],
+  direction: 1 | -1,
+  compare: (a: unknown, b: unknown) => number,
+): unknown {
   const values: unknown[] = [];
   collectKeys(doc, segments, 0, values);
   let key: unknown = values[0] ?? null;
   for (let i = 1; i < values.length; i++) {
-    const order = compareKeys(values[i], key);
+    const order = compare(values[i], key);
     if (direction === 1 ? order < 0 : order > 0) key = values[i];
   }
   return key;
@@ -161,13 +181,18 @@ export const selectsFirst = (length: number, count: number | undefined): count i
  * not all plain strings or all ordered numbers is compared in BSON order, and in a top-k most
  * documents never reach a later key (an ObjectId `_id` breaking ties).
  */
-function lazyKeys(docs: readonly Document[], field: string, direction: 1 | -1): (i: number) => unknown {
+function lazyKeys(
+  docs: readonly Document[],
+  field: string,
+  direction: 1 | -1,
+  compare: (a: unknown, b: unknown) => number,
+): (i: number) => unknown {
   const segments = field.split('.');
   const keys: unknown[] = new Array(docs.length);
   const known: boolean[] = new Array(docs.length).fill(false);
   return (i) => {
     if (!known[i]) {
-      keys[i] = sortKey(docs[i] as Document, segments, direction);
+      keys[i] = sortKey(docs[i] as Document, segments, direction, compare);
       known[i] = true;
     }
     return keys[i];
@@ -177,15 +202,17 @@ function lazyKeys(docs: readonly Document[], field: string, direction: 1 | -1): 
 /**
  * `docs` sorted by `sort` exactly as MongoDB orders them, stable (only the first `count` when
  * given: those are selected, not the whole input sorted). A key whose values are all plain
- * strings or all ordered numbers compares natively; any other in BSON order.
+ * strings or all ordered numbers compares natively; any other in BSON order. Under a collation,
+ * every key compares by `by` (strings collated).
  */
 export function sortDocuments(
   docs: readonly Document[],
   sort: Readonly<Record<string, 1 | -1>>,
   count?: number,
+  by?: ValueOrder,
 ): Document[] {
-  const columns = Object.keys(sort).map((field) => columnOf(docs, field));
-  const order = positionOrder(docs, sort, columns);
+  const columns = Object.keys(sort).map((field) => (by ? undefined : columnOf(docs, field)));
+  const order = positionOrder(docs, sort, columns, by);
   const first = columns[0];
   const positions = selectsFirst(docs.length, count)
     ? firstPositions(docs.length, count, order)
@@ -198,12 +225,13 @@ export function sortDocuments(
 
 /**
  * How two positions of `docs` compare under `sort`, given each sort field's native column
- * (`undefined` where the field is compared in BSON order): ties broken by position.
+ * (`undefined` where the field is compared in BSON order, or by `by`): ties broken by position.
  */
 export function positionOrder(
   docs: readonly Document[],
   sort: Readonly<Record<string, 1 | -1>>,
   columns: ReadonlyArray<Column | undefined>,
+  by?: ValueOrder,
 ): PositionOrder {
   const compares: PositionOrder[] = [];
   for (const [at, [field, direction]] of Object.entries(sort).entries()) {
@@ -215,8 +243,9 @@ export function positionOrder(
         return x === y ? 0 : x < y ? -direction : direction;
       });
     } else {
-      const key = lazyKeys(docs, field, direction);
-      compares.push((a, b) => compareKeys(key(a), key(b)) * direction);
+      const compare = keyOrder(by);
+      const key = lazyKeys(docs, field, direction, compare);
+      compares.push((a, b) => compare(key(a), key(b)) * direction);
     }
   }
   return (a, b) => {

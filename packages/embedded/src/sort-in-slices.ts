@@ -13,6 +13,7 @@ import {
   readColumn,
   selectsFirst,
   sortDocuments,
+  type ValueOrder,
 } from './sort-documents';
 import { runInSlices, type Work } from './work';
 
@@ -107,18 +108,20 @@ async function columnInSlices(
   return nativeColumn(column, docs.length, kinds);
 }
 
-/** `docs` sorted as `sortDocuments` sorts them (only the first `count` when given), in slices. */
+/** `docs` sorted as `sortDocuments` sorts them (only the first `count` when given; by `by` under a collation), in slices. */
 export async function sortDocumentsInSlices(
   docs: readonly Document[],
   sort: Readonly<Record<string, 1 | -1>>,
   count: number | undefined,
   work: Work,
+  by?: ValueOrder,
 ): Promise<Document[]> {
   const selects = selectsFirst(docs.length, count);
-  if (docs.length <= (selects ? SELECT_AT_ONCE : SORT_AT_ONCE)) return sortDocuments(docs, sort, count);
+  if (docs.length <= (selects ? SELECT_AT_ONCE : SORT_AT_ONCE)) return sortDocuments(docs, sort, count, by);
   const columns: Array<Column | undefined> = [];
-  for (const field of Object.keys(sort)) columns.push(await columnInSlices(docs, field, work));
-  const order = positionOrder(docs, sort, columns);
+  for (const field of Object.keys(sort))
+    columns.push(by ? undefined : await columnInSlices(docs, field, work));
+  const order = positionOrder(docs, sort, columns, by);
   let positions: number[];
   if (selects) {
     const best: number[] = [];

@@ -156,9 +156,18 @@ describe('createEmbeddedDb: bad input', () => {
     expect(await things.findOne({ _id: insertedId })).toEqual({ _id: insertedId, name: 'no id' });
   });
 
+  it('rejects an update without operators as the driver does, before anything is written (no code)', async () => {
+    await things.insertOne({ _id: 'plain', a: 1 });
+    const refused = things.updateOne({ _id: 'plain' }, { name: 'x' });
+    await expect(refused).rejects.toThrow('Update document requires atomic operators');
+    await expect(refused).rejects.not.toHaveProperty('code');
+    expect(await things.findOne({ _id: 'plain' })).toEqual({ _id: 'plain', a: 1 });
+    await things.deleteOne({ _id: 'plain' });
+  });
+
   it.each([
-    ['an update without operators', { name: 'x' }, 9],
     ['an unknown operator', { $frobnicate: { a: 1 } }, 9],
+    ['an operator after a plain field', { $set: { a: 1 }, name: 'x' }, 9],
     ['two operators on one path', { $set: { 'a.b': 1 }, $inc: { a: 1 } }, 40],
     ['a change of _id', { $set: { _id: 'other' } }, 66],
   ])('rejects %s with its MongoDB code', async (_title, update, code) => {

@@ -226,8 +226,14 @@ describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
     await expect(
       db
         .collection('x')
-        .aggregate([{ $unwind: '$tags' }])
+        .aggregate([{ $frobnicate: {} }])
         .toArray(),
-    ).rejects.toThrow(/Unrecognized pipeline stage name: '\$unwind'/);
+    ).rejects.toThrow(/Unrecognized pipeline stage name: '\$frobnicate'/);
+    await expect(
+      db
+        .collection('x')
+        .aggregate([{ $out: 'y' }])
+        .toArray(),
+    ).rejects.toMatchObject({ code: 238, message: expect.stringContaining('$out') });
   });
 });

@@ -127,7 +127,7 @@ export function renderReport(results: readonly TestResult[], tiers: readonly str
     'ones (a standalone MongoDB 7.0 without authentication) are listed in `applicable-tests.json`.',
     'Event assertions are not checked. `unsupported`: the engine refused a feature by name (code 238',
     "NotImplemented, 59 or 115); `inexpressible`: the engine's own API has no way to state the test",
-    '(client options, fail points, database commands).',
+    '(client options, fail points, database commands), or the Node driver cannot send it as written.',
     '',
   ];
   const totals = tiers.map((tier) => {

@@ -200,8 +200,23 @@ async function runOperations(
   return undefined;
 }
 
+/**
+ * Tests the official Node driver cannot pass against any server, and skips in its own CRUD suite:
+ * it replaces a `null` `_id` with a new ObjectId before sending (NODE-6468), so the server never
+ * sees the `null` these tests insert. They run on the engine's own API, which keeps `null`.
+ */
+const NODE_DRIVER_GAPS: Readonly<Record<string, string>> = {
+  'inserting _id with type null via insertOne': 'the Node driver replaces a null _id (NODE-6468)',
+  'inserting _id with type null via insertMany': 'the Node driver replaces a null _id (NODE-6468)',
+  'inserting _id with type null via bulkWrite': 'the Node driver replaces a null _id (NODE-6468)',
+};
+
 /** Runs `test` of `file` (parsed for `tier` as `parsed`) on `tier`. */
 export async function runSpecTest(tier: Tier, parsed: Document, testIndex: number): Promise<Outcome> {
+  const { description } = (parsed.tests as Document[])[testIndex] as { description: string };
+  const gap =
+    tier.driver && Object.hasOwn(NODE_DRIVER_GAPS, description) ? NODE_DRIVER_GAPS[description] : undefined;
+  if (gap !== undefined) return { status: 'inexpressible', detail: gap };
   const run = await tier.begin();
   try {
     const test = (parsed.tests as Document[])[testIndex] as unknown as SpecTest & { operations: Operation[] };

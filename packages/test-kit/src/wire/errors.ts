@@ -28,7 +28,9 @@ const CODE_NAMES: Readonly<Record<number, string>> = {
   91: 'ShutdownInProgress',
   112: 'WriteConflict',
   189: 'PrimarySteppedDown',
+  238: 'NotImplemented',
   262: 'ExceededTimeLimit',
+  322: 'APIVersionError',
   9001: 'SocketException',
   10107: 'NotWritablePrimary',
   11000: 'DuplicateKey',
@@ -37,6 +39,7 @@ const CODE_NAMES: Readonly<Record<number, string>> = {
   13435: 'NotPrimaryNoSecondaryOk',
   13436: 'NotPrimaryOrSecondary',
   40324: 'Location40324',
+  40415: 'Location40415',
 };
 
 export const codeNameOf = (code: number): string => CODE_NAMES[code] ?? `Location${code}`;

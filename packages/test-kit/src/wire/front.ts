@@ -51,6 +51,7 @@ const READS = new Set([
   'getMore',
   'killCursors',
   'count',
+  'distinct',
   'aggregate',
   'listCollections',
   'listIndexes',

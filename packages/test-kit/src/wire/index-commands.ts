@@ -1,6 +1,6 @@
 /**
  * Index commands over the embedded engine: `createIndexes` (key, name, unique, sparse,
- * expireAfterSeconds and the text language options; options the engine does not model are
+ * expireAfterSeconds, collation and the text language options; options the engine does not model are
  * refused, not ignored), `listIndexes` and `dropIndexes` (a name, a list of names, or `'*'`).
  */
 import type { Document, IndexOptions, IndexSpec } from '@store/common';
@@ -12,7 +12,15 @@ const CANNOT_CREATE_INDEX = 67;
 const INDEX_NOT_FOUND = 27;
 
 /** The index options the engine records, and those accepted as MongoDB's bookkeeping. */
-const RECORDED = ['name', 'unique', 'sparse', 'expireAfterSeconds', 'default_language', 'language_override'];
+const RECORDED = [
+  'name',
+  'unique',
+  'sparse',
+  'expireAfterSeconds',
+  'default_language',
+  'language_override',
+  'collation',
+];
 const BOOKKEEPING = new Set(['key', 'v', 'background', 'textIndexVersion', '2dsphereIndexVersion', 'ns']);
 
 function indexOptions(index: Document): IndexOptions {

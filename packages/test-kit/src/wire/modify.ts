@@ -1,12 +1,13 @@
 /**
- * One update statement over an embedded collection, as MongoDB applies it: an operator update
- * or a replacement, on the first matching document or on every one (`multi`), inserting when
- * nothing matches and `upsert` is set. The front runs one command that writes at a time, so the
- * documents found first are the ones then changed.
+ * One update statement of the `update` command, translated to the embedded engine's methods:
+ * `updateMany` (`multi`), `replaceOne` (a replacement document), `updateOne` otherwise, with the
+ * statement's options (`upsert`, `arrayFilters`, `hint`, `collation`) and the command's
+ * `let`. The engine decides everything else (what matches, what changes, what an upsert inserts).
  */
-import type { Document, StoreCollection } from '@store/common';
-import { serialize } from 'bson';
+import type { Document } from '@store/common';
+import type { EmbeddedCollection } from '@store/embedded';
 import { CommandError } from './errors';
+import { documentOption } from './read-commands';
 
 const FAILED_TO_PARSE = 9;
 
@@ -18,80 +19,51 @@ export interface StatementOutcome {
   upsertedId?: unknown;
 }
 
-/** True for a replacement document, false for an operator update; refuses pipelines and non-documents. */
-function isReplacement(update: unknown): boolean {
-  if (Array.isArray(update)) {
-    throw new CommandError(FAILED_TO_PARSE, 'update pipelines are not supported by the wire front');
-  }
+/**
+ * True for a replacement document, false for an operator update or a pipeline: as MongoDB reads
+ * it, a document whose first field does not start with `$` is a replacement.
+ */
+export function isReplacement(update: unknown): boolean {
+  if (Array.isArray(update)) return false;
   if (typeof update !== 'object' || update === null) {
-    throw new CommandError(FAILED_TO_PARSE, 'the update must be an object');
+    throw new CommandError(FAILED_TO_PARSE, 'the update must be an object or an array');
   }
-  return !Object.keys(update).some((key) => key.startsWith('$'));
+  return !Object.keys(update)[0]?.startsWith('$');
 }
 
-/** `filter` narrowed to the document `_id` (positional `$` still sees the filter's own fields). */
-export const pinned = (filter: Document, id: unknown): Document =>
-  Object.hasOwn(filter, '_id') ? { $and: [filter, { _id: id }] } : { ...filter, _id: id };
-
-const sameBson = (a: Document, b: Document): boolean =>
-  Buffer.from(serialize(a)).equals(Buffer.from(serialize(b)));
-
-/** Inserts the upsert of `filter` and `update`; returns the new document. */
-export async function upsert(
-  collection: StoreCollection,
-  filter: Document,
-  update: Document,
-): Promise<Document> {
-  const options = { upsert: true, returnDocument: 'after' } as const;
-  const inserted = isReplacement(update)
-    ? await collection.findOneAndReplace(filter, update, options)
-    : await collection.findOneAndUpdate(filter, update, options);
-  if (!inserted) throw new CommandError(1, 'the upsert inserted nothing');
-  return inserted;
+/** The named fields of `source` that are set, as an options object. */
+export function definedOptions(source: Document, names: readonly string[]): Document {
+  const options: Document = {};
+  for (const name of names)
+    if (source[name] !== undefined && source[name] !== null) options[name] = source[name];
+  return options;
 }
 
-/** Changes the one document `target` (found by `filter`); its new version, and whether its stored bytes changed. */
-export async function modifyOne(
-  collection: StoreCollection,
-  filter: Document,
-  target: Document,
-  update: Document,
-): Promise<{ after: Document | null; modified: boolean }> {
-  const options = { returnDocument: 'after' } as const;
-  const after = isReplacement(update)
-    ? await collection.findOneAndReplace(filter, update, options)
-    : await collection.findOneAndUpdate(filter, update, options);
-  return { after, modified: after !== null && !sameBson(target, after) };
-}
+const STATEMENT_OPTIONS = ['upsert', 'arrayFilters', 'hint', 'collation'] as const;
 
-/** Applies one statement `{ q, u, upsert, multi }`. */
+/** Applies one statement `{ q, u, upsert, multi, arrayFilters, hint, collation }` with the command's `let`. */
 export async function applyStatement(
-  collection: StoreCollection,
+  collection: EmbeddedCollection,
   statement: Document,
+  command: Document,
 ): Promise<StatementOutcome> {
-  const filter = (statement.q ?? {}) as Document;
+  const filter = documentOption(statement.q, 'q') ?? {};
   const update = statement.u as Document;
-  const multi = statement.multi === true;
-  if (multi && isReplacement(update)) {
+  const options = { ...definedOptions(statement, STATEMENT_OPTIONS), ...definedOptions(command, ['let']) };
+  const replacement = isReplacement(update);
+  if (statement.multi === true && replacement) {
     throw new CommandError(FAILED_TO_PARSE, 'multi update is not supported for replacement-style update');
   }
-  const targets = await collection.find(filter, multi ? {} : { limit: 1 }).toArray();
-  if (targets.length === 0) {
-    if (statement.upsert === true)
-      return { n: 1, nModified: 0, upsertedId: (await upsert(collection, filter, update))._id };
-    // Checked as MongoDB checks it even when nothing matches.
-    if (!isReplacement(update)) await collection.updateOne(filter, update);
-    return { n: 0, nModified: 0 };
-  }
-  let nModified = 0;
-  for (const target of targets) {
-    const { modified } = await modifyOne(
-      collection,
-      multi ? pinned(filter, target._id) : filter,
-      target,
-      update,
-    );
-    if (modified) nModified += 1;
-  }
-  return { n: targets.length, nModified };
+  const result =
+    statement.multi === true
+      ? await collection.updateMany(filter, update, options)
+      : replacement
+        ? await collection.replaceOne(filter, update, options)
+        : await collection.updateOne(filter, update, options);
+  const upserted = result.upsertedCount > 0;
+  return {
+    n: result.matchedCount + result.upsertedCount,
+    nModified: result.modifiedCount,
+    ...(upserted ? { upsertedId: result.upsertedId } : {}),
+  };
 }

@@ -1,11 +1,13 @@
 /**
  * Read commands over the embedded engine: `find` (filter, sort, projection, skip, limit,
- * batchSize, singleBatch, maxTimeMS), `getMore`, `killCursors`, `count`, and `aggregate` for the
- * pipelines `countDocuments` sends. `maxTimeMS` reaches the engine, which answers
- * MaxTimeMSExpired (50) past it, as a server does.
+ * batchSize, singleBatch, maxTimeMS), `getMore`, `killCursors`, `count` (query, skip, limit,
+ * hint) and `distinct` (key, query, hint); `aggregate` is in aggregate.ts. The front only
+ * translates: options reach the engine as given (it checks them, counts past `skip` and up to
+ * `limit`), and `maxTimeMS` too, which the engine answers with MaxTimeMSExpired (50) past it, as
+ * a server does.
  */
-import type { Document, FindOptions, TimeLimit } from '@store/common';
-import { runPipeline } from './aggregate';
+import type { Collation, Document, FindOptions, TimeLimit } from '@store/common';
+import { Long } from 'bson';
 import type { CommandHandler } from './command-context';
 import { countOption } from './cursors';
 import { CommandError } from './errors';
@@ -21,9 +23,15 @@ export function documentOption(value: unknown, name: string): Document | undefin
 }
 
 /** The command's `maxTimeMS` as the engine takes it (0 or absent: no limit). */
-function timeLimit(command: Document): TimeLimit {
+export function timeLimit(command: Document): TimeLimit {
   const ms = countOption(command.maxTimeMS, 'maxTimeMS', 0);
   return ms > 0 ? { maxTimeMS: ms } : {};
+}
+
+/** The command's `collation` as the engine takes it (the engine checks the document itself). */
+export function collationOf(command: Document): { collation?: Collation } {
+  const collation = documentOption(command.collation, 'collation');
+  return collation ? { collation: collation as Collation } : {};
 }
 
 const find: CommandHandler = async (command, { db, cursors }) => {
@@ -34,6 +42,7 @@ const find: CommandHandler = async (command, { db, cursors }) => {
     skip: countOption(command.skip, 'skip', 0),
     limit: countOption(command.limit, 'limit', 0),
     ...timeLimit(command),
+    ...collationOf(command),
   };
   const docs = await collection.find(documentOption(command.filter, 'filter') ?? {}, options).toArray();
   const ns = `${db.name}.${collection.collectionName}`;
@@ -51,28 +60,34 @@ const killCursors: CommandHandler = (command, { cursors }) => {
   return cursors.kill(command.cursors);
 };
 
+/** A number-valued field as the engine takes it (a Long as a number), or undefined when absent; TypeMismatch (14) otherwise. */
+function numberOption(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value instanceof Long) return value.toNumber();
+  if (typeof value !== 'number') throw new CommandError(14, `${name} must be a number`);
+  return value;
+}
+
 const count: CommandHandler = async (command, { db }) => {
   const collection = db.collection(command.count);
-  const matched = await collection.countDocuments(
-    documentOption(command.query, 'query') ?? {},
-    timeLimit(command),
-  );
-  const skip = countOption(command.skip, 'skip', 0);
-  const limit = countOption(
-    command.limit === undefined ? undefined : Math.abs(Number(command.limit)),
-    'limit',
-    0,
-  );
-  const n = Math.max(0, matched - skip);
-  return { n: limit > 0 ? Math.min(n, limit) : n };
+  const n = await collection.countDocuments(documentOption(command.query, 'query') ?? {}, {
+    skip: numberOption(command.skip, 'skip'),
+    limit: numberOption(command.limit, 'limit'),
+    hint: command.hint,
+    ...timeLimit(command),
+    ...collationOf(command),
+  });
+  return { n };
 };
 
-const aggregate: CommandHandler = async (command, { db, cursors }) => {
-  if (!Array.isArray(command.pipeline)) throw new CommandError(14, 'pipeline must be an array');
-  const collection = db.collection(command.aggregate);
-  const cursor = documentOption(command.cursor, 'cursor') ?? {};
-  const docs = await runPipeline(collection, command.pipeline, timeLimit(command));
-  return { cursor: cursors.open(`${db.name}.${collection.collectionName}`, docs, cursor) };
+const distinct: CommandHandler = async (command, { db }) => {
+  const collection = db.collection(command.distinct);
+  const values = await collection.distinct(
+    command.key as string,
+    documentOption(command.query, 'query') ?? {},
+    { hint: command.hint, ...timeLimit(command) },
+  );
+  return { values };
 };
 
 export const READ_COMMANDS = {
@@ -80,5 +95,5 @@ export const READ_COMMANDS = {
   getMore,
   killCursors,
   count,
-  aggregate,
+  distinct,
 } satisfies Record<string, CommandHandler>;

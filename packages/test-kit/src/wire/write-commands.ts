@@ -1,12 +1,14 @@
 /**
- * Write commands over the embedded engine, answered as MongoDB answers them: `insert`,
- * `update` and `delete` report per-statement failures in `writeErrors` (a duplicate key is code
- * 11000 with its keyPattern / keyValue) and stop at the first one when `ordered` (the default).
+ * Write commands translated to the embedded engine, answered as MongoDB answers them: `insert`
+ * (the engine's `insertMany`, `ordered` or not), `update` and `delete` (one engine call per
+ * statement). Per-statement failures are reported in `writeErrors` (a duplicate key is code
+ * 11000 with its keyPattern / keyValue); when `ordered` (the default) the first one stops the rest.
  */
 import type { Document } from '@store/common';
 import type { CommandContext, CommandHandler } from './command-context';
 import { CommandError, errorFields } from './errors';
-import { applyStatement } from './modify';
+import { applyStatement, definedOptions } from './modify';
+import { documentOption } from './read-commands';
 
 /** Runs `apply` on each statement; failures become `writeErrors`. */
 async function eachStatement(
@@ -24,12 +26,17 @@ async function eachStatement(
       }
       await apply(statement as Document, index);
     } catch (error) {
-      const { codeName: _name, ...fields } = errorFields(error);
-      writeErrors.push({ index, ...fields });
+      writeErrors.push(writeErrorOf(error, index));
       if (command.ordered !== false) break;
     }
   }
   return writeErrors.length > 0 ? { writeErrors } : {};
+}
+
+/** A write error of a reply: index, code, message and a duplicate key's details (no code name, as MongoDB). */
+function writeErrorOf(error: unknown, index: number): Document {
+  const { codeName: _name, ...fields } = errorFields(error);
+  return { index, ...fields };
 }
 
 const collectionOf = (command: Document, name: string, { db }: CommandContext) => {
@@ -37,15 +44,33 @@ const collectionOf = (command: Document, name: string, { db }: CommandContext) =
   return { collection, created: () => db.markExisting(collection.collectionName) };
 };
 
+/** What a failed engine `insertMany` reports: its per-document failures and how many went in. */
+interface BatchFailure {
+  writeErrors: Array<Document & { index: number }>;
+  result: { insertedCount: number };
+}
+
+const isBatchFailure = (error: unknown): error is BatchFailure =>
+  Array.isArray((error as Partial<BatchFailure> | null)?.writeErrors) &&
+  typeof (error as Partial<BatchFailure>).result?.insertedCount === 'number';
+
 const insert: CommandHandler = async (command, context) => {
   const { collection, created } = collectionOf(command, 'insert', context);
   created();
-  let n = 0;
-  const errors = await eachStatement(command, 'documents', async (doc) => {
-    await collection.insertOne(doc);
-    n += 1;
-  });
-  return { n, ...errors };
+  if (!Array.isArray(command.documents)) throw new CommandError(14, 'documents must be an array');
+  try {
+    const { insertedCount } = await collection.insertMany(command.documents, {
+      ordered: command.ordered !== false,
+    });
+    return { n: insertedCount };
+  } catch (error) {
+    if (!isBatchFailure(error)) throw error;
+    const writeErrors = error.writeErrors.map(({ index, codeName: _name, ...fields }) => ({
+      index,
+      ...fields,
+    }));
+    return { n: error.result.insertedCount, writeErrors };
+  }
 };
 
 const update: CommandHandler = async (command, context) => {
@@ -54,7 +79,7 @@ const update: CommandHandler = async (command, context) => {
   let nModified = 0;
   const upserted: Document[] = [];
   const errors = await eachStatement(command, 'updates', async (statement, index) => {
-    const outcome = await applyStatement(collection, statement);
+    const outcome = await applyStatement(collection, statement, command);
     n += outcome.n;
     nModified += outcome.nModified;
     if (outcome.upsertedId === undefined) return;
@@ -68,10 +93,16 @@ const remove: CommandHandler = async (command, context) => {
   const { collection } = collectionOf(command, 'delete', context);
   let n = 0;
   const errors = await eachStatement(command, 'deletes', async (statement) => {
-    const filter = (statement.q ?? {}) as Document;
+    const filter = documentOption(statement.q, 'q') ?? {};
     if (statement.limit !== 0 && statement.limit !== 1) throw new CommandError(9, 'limit must be 0 or 1');
+    const options = {
+      ...definedOptions(statement, ['hint', 'collation']),
+      ...definedOptions(command, ['let']),
+    };
     const outcome =
-      statement.limit === 1 ? await collection.deleteOne(filter) : await collection.deleteMany(filter);
+      statement.limit === 1
+        ? await collection.deleteOne(filter, options)
+        : await collection.deleteMany(filter, options);
     n += outcome.deletedCount;
   });
   return { n, ...errors };
