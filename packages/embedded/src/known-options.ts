@@ -141,7 +141,7 @@ const writeConcern: NoOpCheck = (value, method) => {
  * Only these: an option that could change an answer (a session, `timeoutMS`, `collation`, `let`,
  * the driver's BSON decoding options...) is refused unless the method implements it.
  */
-export const NO_OP_OPTIONS: Readonly<Record<string, NoOpCheck>> = {
+const NO_OP_OPTIONS: Readonly<Record<string, NoOpCheck>> = {
   /** Seen only in the server's logs and profiler. */
   comment: always,
   /** How many documents each reply of a cursor carries: the engine answers with all of them at once. */

@@ -10,7 +10,7 @@
  */
 import { mismatch } from './match';
 import { type Entity, RunnerGap, runOperation } from './operations';
-import type { SpecFile, SpecTest } from './spec-files';
+import type { SpecTest } from './spec-files';
 import { type ClientEntity, Inexpressible, type Tier } from './tiers';
 
 type Document = Record<string, unknown>;
@@ -23,7 +23,7 @@ export type Outcome =
   | { status: 'inexpressible'; detail: string };
 
 /** The codes with which the engine refuses a feature it does not implement, naming it. */
-export const REFUSAL_CODES: ReadonlySet<number> = new Set([238, 59, 115]);
+const REFUSAL_CODES: ReadonlySet<number> = new Set([238, 59, 115]);
 
 interface Operation {
   name: string;
@@ -252,5 +252,3 @@ export async function runSpecTest(tier: Tier, parsed: Document, testIndex: numbe
     await run.end();
   }
 }
-
-export type { SpecFile };

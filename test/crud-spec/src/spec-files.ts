@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Where the vendored JSON files are. */
-export const SPEC_DIR = fileURLToPath(new URL('../specifications/unified/', import.meta.url));
+const SPEC_DIR = fileURLToPath(new URL('../specifications/unified/', import.meta.url));
 
 /** The server the runner stands in for. */
 const SERVER = { version: [7, 0, 0], topology: 'single' } as const;
