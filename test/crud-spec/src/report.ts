@@ -167,14 +167,66 @@ export function renderReport(results: readonly TestResult[], tiers: readonly str
   return `${lines.join('\n')}\n`;
 }
 
-type FeatureStatus = 'supported' | 'refused' | 'differs' | 'n/a';
+type FeatureStatus = 'supported' | 'refused' | 'differs' | 'not shown' | 'n/a';
 
-/** A feature's status on `tiers` over the tests that use it: any failure differs; else any pass supported; else refused. */
-function featureStatus(using: readonly TestResult[], tiers: readonly string[]): FeatureStatus {
-  const outcomes = using.flatMap((result) => tiers.map((tier) => result.outcomes[tier]?.status));
-  if (outcomes.includes('fail')) return 'differs';
-  if (outcomes.includes('pass')) return 'supported';
-  return outcomes.includes('unsupported') ? 'refused' : 'n/a';
+/** The name a feature's refusal would hold: its last code span (`$out`, `collation`, `dropCollection`). */
+function featureToken(feature: string): string {
+  const spans = [...feature.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+  const last = spans.at(-1) ?? feature.split(' ').at(-1) ?? feature;
+  return last.includes('.') ? (last.split('.').at(-1) ?? last) : last;
+}
+
+/**
+ * The features a refused test refuses: those its refusal names, the most specific first (an
+ * option or a stage over the method it belongs to). The test's other features are not shown by
+ * it, either way.
+ */
+function refusedFeatures(result: TestResult, detail: string): Set<string> {
+  const named = result.features.filter((feature) => detail.includes(featureToken(feature)));
+  const specific = named.filter((feature) => feature.includes(' '));
+  return new Set(specific.length > 0 ? specific : named);
+}
+
+/**
+ * A feature's status on `tiers` over the tests that use it: any failure differs; else any pass
+ * supported; else refused when a refusal names it; else not shown (its tests are refused for
+ * another feature) or n/a (no tier can express them).
+ */
+function featureStatus(
+  feature: string,
+  using: readonly TestResult[],
+  tiers: readonly string[],
+): FeatureStatus {
+  const outcomes = using.flatMap((result) =>
+    tiers.map((tier) => ({ result, outcome: result.outcomes[tier] })),
+  );
+  if (outcomes.some(({ outcome }) => outcome?.status === 'fail')) return 'differs';
+  if (outcomes.some(({ outcome }) => outcome?.status === 'pass')) return 'supported';
+  const refusals = outcomes.filter(({ outcome }) => outcome?.status === 'unsupported');
+  if (
+    refusals.some(({ result, outcome }) =>
+      refusedFeatures(result, (outcome as { detail: string }).detail).has(feature),
+    )
+  ) {
+    return 'refused';
+  }
+  return refusals.length > 0 ? 'not shown' : 'n/a';
+}
+
+/** The test that shows a feature's status on the driver tiers: one that passes, else one whose refusal names it. */
+function pinningTest(
+  feature: string,
+  using: readonly TestResult[],
+  driverTiers: readonly string[],
+): TestResult | undefined {
+  const passes = (result: TestResult) =>
+    driverTiers.every((tier) => result.outcomes[tier]?.status === 'pass');
+  const refuses = (result: TestResult) =>
+    driverTiers.some((tier) => {
+      const outcome = result.outcomes[tier];
+      return outcome?.status === 'unsupported' && refusedFeatures(result, outcome.detail).has(feature);
+    });
+  return using.find(passes) ?? using.find(refuses) ?? using[0];
 }
 
 /** The feature table of `docs/embedded-engine.md`. */
@@ -192,17 +244,13 @@ export function renderFeatureTable(
     const passing = using.filter((result) =>
       driverTiers.every((tier) => result.outcomes[tier]?.status === 'pass'),
     );
-    const pin =
-      passing[0] ??
-      using.find((result) => driverTiers.some((tier) => result.outcomes[tier]?.status === 'unsupported')) ??
-      using[0];
-    const pinned = pin ? `${pin.file}: ${pin.description}` : '';
+    const pin = pinningTest(feature, using, driverTiers);
     rows.push([
       feature,
-      featureStatus(using, driverTiers),
-      featureStatus(using, [apiTier]),
+      featureStatus(feature, using, driverTiers),
+      featureStatus(feature, using, [apiTier]),
       `${passing.length} / ${using.length}`,
-      cell(pinned),
+      cell(pin ? `${pin.file}: ${pin.description}` : ''),
     ]);
   }
   const header = ['feature (as the CRUD spec tests use it)', 'through the driver', 'through the engine API'];
