@@ -14,7 +14,9 @@
  * place of mingo's backtracking ones, and the engine's own `$group` accumulators where mingo's
  * answer otherwise (BSON order for `$min` / `$max`, missing values not pushed). Documents flowing
  * between stages are never changed in place (stored documents pass through them), and the answer
- * is made of fresh copies.
+ * is made of fresh copies. Under a collation (the `collation` option) strings compare by it in
+ * every `$match`, `$sort`, `$group` key, `$lookup` read and comparing expression, or the stage
+ * is refused by name (collated-expressions.ts); none compares them binary.
  */
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
@@ -27,6 +29,8 @@ import * as projectionOperators from 'mingo/operators/projection';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { compareValues } from './bson-order';
+import { collatedExpressions, collatedGroupKeys, uniqueBy } from './collated-expressions';
+import { type Collation, type CollationOption, parseCollation } from './collation';
 import { type CompiledFilter, compileFilter } from './compile-filter';
 import { EmbeddedDbError, toBadValue } from './errors';
 import { CollectionIndexes } from './indexes';
@@ -37,7 +41,7 @@ import { cloneValue, idKey, setOwn } from './values';
 import type { Work, WorkLimits } from './work';
 
 /** Options of `aggregate` (a collection's and a database's). */
-export interface AggregateOptions extends WorkLimits {
+export interface AggregateOptions extends WorkLimits, CollationOption {
   /** Variables the pipeline's expressions read as `$$name` (their values are expressions, evaluated once). */
   let?: Document;
   /** Accepted for the driver's sake; the engine answers all at once. */
@@ -54,13 +58,14 @@ export interface AggregateOptions extends WorkLimits {
 export interface PipelineSource {
   /**
    * The stored documents (never to be changed) `filter` matches, in natural order, at most
-   * `enough` of them, scanned in slices of `work` (the collection's indexes and budgets apply).
+   * `enough` of them, scanned in slices of `work` (the collection's indexes and budgets apply);
+   * strings compared by `collation` when one is given.
    */
-  scan(filter: Document, work: Work, enough: number): Promise<Document[]>;
+  scan(filter: Document, work: Work, enough: number, collation?: Collation): Promise<Document[]>;
   /** How many documents `filter` matches, counting up to `enough` (an empty filter: the collection's size). */
-  count(filter: Document, work: Work, enough: number): Promise<number>;
-  /** `filter` compiled as the collection compiles it, to test documents already read. */
-  compile(filter: Document): CompiledFilter;
+  count(filter: Document, work: Work, enough: number, collation?: Collation): Promise<number>;
+  /** `filter` compiled as the collection compiles it (under `collation`, if any), to test documents already read. */
+  compile(filter: Document, collation?: Collation): CompiledFilter;
 }
 
 /** The source of a pipeline and what its `$lookup` stages reach. */
@@ -73,7 +78,8 @@ export interface PipelineInput {
 
 /** The indexes of no collection: what a `$match` over documents of no collection compiles against. */
 const NO_INDEXES = new CollectionIndexes();
-const compileLoose = (filter: Document): CompiledFilter => compileFilter(filter, NO_INDEXES);
+const compileLoose = (filter: Document, collation: Collation | undefined): CompiledFilter =>
+  compileFilter(filter, NO_INDEXES, undefined, collation);
 
 const notImplemented = (what: string): EmbeddedDbError =>
   new EmbeddedDbError('NotImplemented', `${what} is not supported by the embedded engine`);
@@ -193,25 +199,41 @@ function numbersOf(values: unknown[], operator: string): number[] {
   return numbers;
 }
 
-/** The least (or greatest) of the values that are neither null nor missing, in MongoDB's order; null when none. */
-function extreme(values: unknown[], sign: 1 | -1): unknown {
+/** The least (or greatest) of the values that are neither null nor missing, in `compare`'s order; null when none. */
+function extreme(values: unknown[], sign: 1 | -1, compare: (a: unknown, b: unknown) => number): unknown {
   let best: unknown;
   for (const value of values) {
     if (value === null || value === undefined) continue;
-    if (best === undefined || compareValues(value, best) * sign < 0) best = value;
+    if (best === undefined || compare(value, best) * sign < 0) best = value;
   }
   return best === undefined ? null : best;
 }
 
-/** The accumulators whose mingo version differs from MongoDB's, the engine's own. */
-const ACCUMULATOR_OVERRIDES: Record<string, Accumulate> = {
+/** `$addToSet`'s values: each once (BSON equality), the first seen kept, in the order seen. */
+function uniqueValues(values: unknown[]): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const value of values) {
+    if (value === undefined) continue;
+    const key = idKey(value);
+    if (!seen.has(key)) seen.set(key, value);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The accumulators whose mingo version differs from MongoDB's, the engine's own; under a
+ * collation, `$min`, `$max` and `$addToSet` compare strings by it.
+ */
+const accumulatorOverrides = (collation: Collation | undefined): Record<string, Accumulate> => ({
   $sum: (docs, expr, options) => numbersOf(valuesOf(docs, expr, options), '$sum').reduce((a, b) => a + b, 0),
   $avg: (docs, expr, options) => {
     const numbers = numbersOf(valuesOf(docs, expr, options), '$avg');
     return numbers.length === 0 ? null : numbers.reduce((a, b) => a + b, 0) / numbers.length;
   },
-  $min: (docs, expr, options) => extreme(valuesOf(docs, expr, options), 1),
-  $max: (docs, expr, options) => extreme(valuesOf(docs, expr, options), -1),
+  $min: (docs, expr, options) =>
+    extreme(valuesOf(docs, expr, options), 1, collation?.compare ?? compareValues),
+  $max: (docs, expr, options) =>
+    extreme(valuesOf(docs, expr, options), -1, collation?.compare ?? compareValues),
   $first: (docs, expr, options) =>
     docs.length === 0 ? null : (valuesOf([docs[0] as Document], expr, options)[0] ?? null),
   $last: (docs, expr, options) =>
@@ -220,15 +242,14 @@ const ACCUMULATOR_OVERRIDES: Record<string, Accumulate> = {
   // A missing value is not pushed (mingo pushes null).
   $push: (docs, expr, options) => valuesOf(docs, expr, options).filter((value) => value !== undefined),
   $addToSet: (docs, expr, options) => {
-    const seen = new Map<string, unknown>();
-    for (const value of valuesOf(docs, expr, options)) {
-      if (value === undefined) continue;
-      const key = idKey(value);
-      if (!seen.has(key)) seen.set(key, value);
-    }
-    return [...seen.values()];
+    const values = valuesOf(docs, expr, options);
+    if (!collation) return uniqueValues(values);
+    return uniqueBy(
+      values.filter((value) => value !== undefined),
+      collation.compare,
+    );
   },
-};
+});
 
 /** Internal pipeline operator through which mingo hands over its compute options (see {@link computeOptions}). */
 const CAPTURE_STAGE = '$__embeddedCapture';
@@ -238,46 +259,76 @@ type Ops<K extends keyof NonNullable<Parameters<typeof Context.init>[0]>> = NonN
   NonNullable<Parameters<typeof Context.init>[0]>[K]
 >;
 
-/** mingo's operators the pipelines compute with: the engine's RE2 regex expressions replace mingo's. */
-const CONTEXT = Context.init({
-  expression: {
-    ...expressionOperators,
-    ...REGEX_EXPRESSIONS,
-    // Text scores and index keys are not kept by the engine.
-    $meta: () => {
-      throw notImplemented('$meta');
-    },
-    // Server-side JavaScript is not run by the engine.
-    $function: () => {
-      throw notImplemented('$function');
-    },
-    // Accumulators only, not expressions, in MongoDB (mingo would compute them over an array).
-    ...Object.fromEntries(
-      ['$push', '$addToSet', '$count'].map((name) => [
-        name,
-        () => {
-          throw new EmbeddedDbError('BadValue', `Unrecognized expression '${name}'`);
-        },
-      ]),
-    ),
-  } as unknown as Ops<'expression'>,
-  accumulator: { ...accumulatorOperators, ...ACCUMULATOR_OVERRIDES } as unknown as Ops<'accumulator'>,
-  projection: projectionOperators as unknown as Ops<'projection'>,
-  pipeline: {
-    $project: pipelineOperators.$project,
-    $unset: pipelineOperators.$unset,
-    $replaceRoot: pipelineOperators.$replaceRoot,
-    $replaceWith: pipelineOperators.$replaceWith,
-    [CAPTURE_STAGE]: (collection: unknown, _expr: unknown, options: Options) => {
-      captured = options;
-      return collection;
-    },
-  } as unknown as Ops<'pipeline'>,
-});
+/** mingo's expression operators the pipelines compute with: the engine's RE2 regex expressions replace mingo's. */
+const EXPRESSIONS = {
+  ...expressionOperators,
+  ...REGEX_EXPRESSIONS,
+  // Text scores and index keys are not kept by the engine.
+  $meta: () => {
+    throw notImplemented('$meta');
+  },
+  // Server-side JavaScript is not run by the engine.
+  $function: () => {
+    throw notImplemented('$function');
+  },
+  // Accumulators only, not expressions, in MongoDB (mingo would compute them over an array).
+  ...Object.fromEntries(
+    ['$push', '$addToSet', '$count'].map((name) => [
+      name,
+      () => {
+        throw new EmbeddedDbError('BadValue', `Unrecognized expression '${name}'`);
+      },
+    ]),
+  ),
+};
+
+/** The pipeline stages mingo runs for the engine. */
+const PIPELINE_OPERATORS = {
+  $project: pipelineOperators.$project,
+  $unset: pipelineOperators.$unset,
+  $replaceRoot: pipelineOperators.$replaceRoot,
+  $replaceWith: pipelineOperators.$replaceWith,
+  [CAPTURE_STAGE]: (collection: unknown, _expr: unknown, options: Options) => {
+    captured = options;
+    return collection;
+  },
+};
+
+/** mingo's operators the pipelines compute with, under `collation` (strings compared by it) if one is given. */
+const buildContext = (collation: Collation | undefined): Context =>
+  Context.init({
+    expression: {
+      ...EXPRESSIONS,
+      ...(collation ? collatedExpressions(collation, EXPRESSIONS) : {}),
+    } as unknown as Ops<'expression'>,
+    accumulator: {
+      ...accumulatorOperators,
+      ...accumulatorOverrides(collation),
+    } as unknown as Ops<'accumulator'>,
+    projection: projectionOperators as unknown as Ops<'projection'>,
+    pipeline: PIPELINE_OPERATORS as unknown as Ops<'pipeline'>,
+  });
+
+/** The operators of a pipeline without a collation. */
+const CONTEXT = buildContext(undefined);
+/** The operators under each collation used, by collation key (a few). */
+const collatedContexts = new Map<string, Context>();
+const COLLATED_CONTEXTS_KEPT = 16;
+
+/** The operators a pipeline under `collation` computes with (built once per collation). */
+function contextOf(collation: Collation | undefined): Context {
+  if (!collation) return CONTEXT;
+  const cached = collatedContexts.get(collation.key);
+  if (cached) return cached;
+  const context = buildContext(collation);
+  if (collatedContexts.size >= COLLATED_CONTEXTS_KEPT) collatedContexts.clear();
+  collatedContexts.set(collation.key, context);
+  return context;
+}
 
 /** The plain options of a pipeline's mingo calls. */
-const mingoOptions = (variables: Document): Partial<Options> => ({
-  context: CONTEXT,
+const mingoOptions = (variables: Document, context: Context): Partial<Options> => ({
+  context,
   variables,
   scriptEnabled: false,
 });
@@ -287,9 +338,9 @@ const mingoOptions = (variables: Document): Partial<Options> => ({
  * would copy the whole operator context; its own instance is reused as is. It is caught by
  * running an internal stage that hands it over.
  */
-function computeOptions(variables: Document): Options {
+function computeOptions(variables: Document, context: Context): Options {
   captured = undefined;
-  new Aggregator([{ [CAPTURE_STAGE]: 1 }], mingoOptions(variables)).run([]);
+  new Aggregator([{ [CAPTURE_STAGE]: 1 }], mingoOptions(variables, context)).run([]);
   const options = captured as Options | undefined;
   if (!options) throw new EmbeddedDbError('BadValue', 'the pipeline could not be prepared');
   return options;
@@ -304,12 +355,15 @@ function computing<T>(what: string, fn: () => T): T {
   }
 }
 
-/** What a running pipeline carries: its input, budgets and variables. */
+/** What a running pipeline carries: its input, budgets, variables, collation and the operators computing under it. */
 interface Run {
   input: PipelineInput;
   work: Work;
   variables: Document;
   options: Options;
+  /** The pipeline's collation; undefined: strings compare binary. */
+  collation: Collation | undefined;
+  context: Context;
 }
 
 const isStage = (stage: unknown): stage is Document =>
@@ -354,10 +408,10 @@ const SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
 const isVariableName = (name: string): boolean => /^[a-z\u0080-\uffff][\w\u0080-\uffff]*$/.test(name);
 
 /** The `let` option evaluated (each value an expression with no document), checked by name. */
-function evaluateLet(value: unknown, outer: Document): Document {
+function evaluateLet(value: unknown, outer: Document, context: Context): Document {
   if (value === undefined) return outer;
   if (!isPlainObject(value)) throw new EmbeddedDbError('BadValue', 'let must be an object');
-  const options = computeOptions(outer);
+  const options = computeOptions(outer, context);
   const variables: Document = { ...outer };
   for (const [name, expr] of Object.entries(value)) {
     if (!isVariableName(name)) {
@@ -467,7 +521,8 @@ async function matchStage(docs: Document[], spec: unknown, run: Run): Promise<Do
   if (Object.hasOwn(filter, '$text')) {
     throw new EmbeddedDbError('BadValue', '$match with $text is only allowed as the first pipeline stage');
   }
-  const compiled = (run.input.source?.compile ?? compileLoose)(filter);
+  const { source } = run.input;
+  const compiled = source ? source.compile(filter, run.collation) : compileLoose(filter, run.collation);
   const kept: Document[] = [];
   let at = 0;
   while (at < docs.length) {
@@ -667,7 +722,10 @@ async function addFieldsStage(docs: Document[], name: string, spec: unknown, run
 async function mingoStage(docs: Document[], name: string, spec: unknown, run: Run): Promise<Document[]> {
   checkComputedStage(name, spec);
   const given = name === '$project' ? withoutIdInclusion(spec) : spec;
-  const aggregator = computing(name, () => new Aggregator([{ [name]: given }], mingoOptions(run.variables)));
+  const aggregator = computing(
+    name,
+    () => new Aggregator([{ [name]: given }], mingoOptions(run.variables, run.context)),
+  );
   const throughPaths = name === '$project' && isPlainObject(spec) ? computedPaths(spec) : [];
   // mingo changes the nested objects of its input in place for a dotted path: it is given copies.
   const copies = (name === '$project' || name === '$unset') && nestedPaths(name, spec).length > 0;
@@ -839,7 +897,57 @@ function countedGroup(group: NonNullable<ReturnType<typeof countingGroup>>, coun
   return [out];
 }
 
-/** `$group`: documents grouped by their `_id` expression (BSON equality), accumulators computed per group, in first-seen order. */
+type Groups = Map<string, { id: unknown; docs: Document[] }>;
+
+/** The group key value `idExpr` gives `doc`. */
+const groupIdOf = (doc: Document, idExpr: unknown, run: Run): unknown =>
+  groupValue(computing('$group', () => evalExpr(doc, idExpr as never, run.options)));
+
+/** `docs` grouped by their `idExpr` values (BSON equality), in first-seen order. */
+async function binaryGroups(docs: Document[], idExpr: unknown, run: Run): Promise<Groups> {
+  const groups: Groups = new Map();
+  let at = 0;
+  while (at < docs.length) {
+    const doc = docs[at++] as Document;
+    const id = groupIdOf(doc, idExpr, run);
+    const key = idKey(id);
+    const group = groups.get(key);
+    if (group) group.docs.push(doc);
+    else groups.set(key, { id, docs: [doc] });
+    if (run.work.tick() && at < docs.length) await run.work.pause();
+  }
+  return groups;
+}
+
+/** `docs` grouped by their `idExpr` values equal under `collation` (the first seen is the group's `_id`), in first-seen order. */
+async function collatedGroups(
+  docs: Document[],
+  idExpr: unknown,
+  run: Run,
+  collation: Collation,
+): Promise<Groups> {
+  const ids: unknown[] = [];
+  let at = 0;
+  while (at < docs.length) {
+    ids.push(groupIdOf(docs[at++] as Document, idExpr, run));
+    if (run.work.tick() && at < docs.length) await run.work.pause();
+  }
+  const keys = await collatedGroupKeys(ids, collation, run.work);
+  const groups: Groups = new Map();
+  for (let i = 0; i < docs.length; i++) {
+    const key = keys[i] as string;
+    const group = groups.get(key);
+    if (group) group.docs.push(docs[i] as Document);
+    else groups.set(key, { id: ids[i], docs: [docs[i] as Document] });
+    if (run.work.tick() && i + 1 < docs.length) await run.work.pause();
+  }
+  return groups;
+}
+
+/**
+ * `$group`: documents grouped by their `_id` expression (BSON equality, or the collation's),
+ * accumulators computed per group, in first-seen order.
+ */
 async function groupStage(docs: Document[], spec: unknown, run: Run): Promise<Document[]> {
   if (!isPlainObject(spec) || !Object.hasOwn(spec, '_id')) {
     throw new EmbeddedDbError('BadValue', 'a group specification must include an _id');
@@ -847,23 +955,14 @@ async function groupStage(docs: Document[], spec: unknown, run: Run): Promise<Do
   const accumulators = accumulatorsOf(spec);
   const counting = countingGroup(spec);
   if (counting) return countedGroup(counting, docs.length);
-  const idExpr = spec._id;
-  const groups = new Map<string, { id: unknown; docs: Document[] }>();
-  let at = 0;
-  while (at < docs.length) {
-    const doc = docs[at++] as Document;
-    const id = groupValue(computing('$group', () => evalExpr(doc, idExpr as never, run.options)));
-    const key = idKey(id);
-    const group = groups.get(key);
-    if (group) group.docs.push(doc);
-    else groups.set(key, { id, docs: [doc] });
-    if (run.work.tick() && at < docs.length) await run.work.pause();
-  }
+  const groups = run.collation
+    ? await collatedGroups(docs, spec._id, run, run.collation)
+    : await binaryGroups(docs, spec._id, run);
   const out: Document[] = [];
   for (const { id, docs: members } of groups.values()) {
     const result: Document = { _id: id };
     for (const [field, operator, argument] of accumulators) {
-      const accumulate = CONTEXT.getOperator(OpType.ACCUMULATOR, operator) as unknown as Accumulate;
+      const accumulate = run.context.getOperator(OpType.ACCUMULATOR, operator) as unknown as Accumulate;
       // A null argument is the value null for each document (null alone means none to mingo).
       const given = argument === null ? { $literal: null } : argument;
       const value = computing('$group', () => accumulate(members, given, run.options));
@@ -1063,7 +1162,9 @@ async function lookupStage(docs: Document[], spec: unknown, run: Run): Promise<D
       variables = { ...run.variables, ...vars };
     }
     const inner: Run =
-      variables === run.variables ? run : { ...run, variables, options: computeOptions(variables) };
+      variables === run.variables
+        ? run
+        : { ...run, variables, options: computeOptions(variables, run.context) };
     let joined: Document[];
     if (foreign) {
       // The equality, and a leading `$match` of the pipeline, are the foreign collection's scan.
@@ -1074,11 +1175,11 @@ async function lookupStage(docs: Document[], spec: unknown, run: Run): Promise<D
         filter = equality ? { $and: [equality, match] } : match;
         stages = stages.slice(1);
       }
-      const scanned = await foreign.scan(filter, run.work, Number.POSITIVE_INFINITY);
+      const scanned = await foreign.scan(filter, run.work, Number.POSITIVE_INFINITY, run.collation);
       joined = stages.length > 0 ? await runStages(scanned, stages, inner) : scanned;
     } else {
       const documents = documentsStage(stages[0]?.[1], inner);
-      const matched = equality ? documents.filter(compileLoose(equality).test) : documents;
+      const matched = equality ? documents.filter(compileLoose(equality, run.collation).test) : documents;
       joined = await runStages(matched, stages.slice(1), inner);
     }
     out.push(withPath(doc, lookup.as, joined));
@@ -1129,11 +1230,23 @@ async function runStages(docs: Document[], stages: Array<[string, unknown]>, run
           );
         }
         const grouped = await groupStage(current, { _id: spec, count: { $sum: 1 } }, run);
-        current = await sortDocumentsInSlices(grouped, { count: -1 }, undefined, run.work);
+        current = await sortDocumentsInSlices(
+          grouped,
+          { count: -1 },
+          undefined,
+          run.work,
+          run.collation?.compare,
+        );
         break;
       }
       case '$sort':
-        current = await sortDocumentsInSlices(current, sortSpec(spec), sortedCount(stages, index), run.work);
+        current = await sortDocumentsInSlices(
+          current,
+          sortSpec(spec),
+          sortedCount(stages, index),
+          run.work,
+          run.collation?.compare,
+        );
         break;
       case '$skip':
         current = current.slice(countArgument(name, spec));
@@ -1198,8 +1311,10 @@ export async function runPipeline(
   for (const [name] of stages) {
     if (!IMPLEMENTED_STAGES.has(name)) throw notImplemented(`the ${name} stage`);
   }
-  // A collation would be passed on here, to every `$match` compiled and to `$sort` (its order):
-  // until then `checkOptions` refuses the option.
+  // The collation, if any, reaches every `$match` compiled (the source's scans included),
+  // `$sort`, `$group` keys, `$lookup`'s reads and the expressions comparing strings.
+  const collation = parseCollation(options.collation);
+  const context = contextOf(collation);
   const misplaced = stages.findIndex(([name], i) => name === '$documents' && (i > 0 || input.source));
   if (misplaced !== -1) {
     throw new EmbeddedDbError(
@@ -1207,8 +1322,15 @@ export async function runPipeline(
       '$documents is only valid as the first stage of a database-level pipeline',
     );
   }
-  const variables = evaluateLet(options.let, {});
-  const run: Run = { input, work, variables, options: computeOptions(variables) };
+  const variables = evaluateLet(options.let, {}, context);
+  const run: Run = {
+    input,
+    work,
+    variables,
+    options: computeOptions(variables, context),
+    collation,
+    context,
+  };
   let docs: Document[] = [];
   let rest = stages;
   if (input.source) {
@@ -1226,14 +1348,14 @@ export async function runPipeline(
     const counting = groupName === '$group' ? countingGroup(groupSpec) : undefined;
     if (counting) {
       accumulatorsOf(groupSpec as Document);
-      let count = await input.source.count(filter, work, keptByPage(rest, 0));
+      let count = await input.source.count(filter, work, keptByPage(rest, 0), collation);
       for (const [name, spec] of rest.slice(0, paging)) {
         const value = countArgument(name, spec);
         count = name === '$skip' ? Math.max(0, count - value) : Math.min(count, value);
       }
       docs = countedGroup(counting, count);
       rest = rest.slice(paging + 1);
-    } else docs = await input.source.scan(filter, work, keptByPage(rest, 0));
+    } else docs = await input.source.scan(filter, work, keptByPage(rest, 0), collation);
   } else if (stages[0]?.[0] !== '$documents') {
     throw new EmbeddedDbError(
       'InvalidNamespace',

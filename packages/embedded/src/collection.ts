@@ -123,6 +123,11 @@ interface WriteOutcome {
   deleted?: boolean;
 }
 
+/** The `let` option of a read: variables `$expr` reads as `$$name` (their values are expressions, evaluated once). */
+export interface LetOption {
+  let?: Document;
+}
+
 /** How the first match of a single-document write is found. */
 interface FirstOptions {
   maxTimeMS?: unknown;
@@ -558,19 +563,21 @@ export class EmbeddedCollection implements StoreCollection {
     return walkSorted(walk, work);
   }
 
-  find(filter: Document, options: FindOptions & CollationOption = {}): FindCursor {
+  find(filter: Document, options: FindOptions & CollationOption & LetOption = {}): FindCursor {
     return {
       toArray: async () => {
         checkOptions('find', options, () => this.#indexes.describe());
         this.#begin();
         // Under a collation, matches are scanned for and sorted with strings collated (no index order).
         const collation = parseCollation(options.collation);
+        // `let`: the variables `$expr` reads, evaluated once.
+        const variables = letVariables(options.let);
         const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
         const order = byId ? 'sortedById' : 'insertion';
         const exact = collation ? undefined : exactIdKeys(filter);
         if (exact !== undefined) return this.#readByIds(exact, order, options);
         const work = this.#work(options);
-        const compiled = compileFilter(filter, this.#indexes, undefined, collation);
+        const compiled = compileFilter(filter, this.#indexes, variables, collation);
         const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
         if (walking !== undefined) {
           return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
@@ -622,7 +629,7 @@ export class EmbeddedCollection implements StoreCollection {
   /** The first document `find` would answer with the same options (`sort`, `skip`, ...), or null. */
   async findOne(
     filter: Document,
-    options: Omit<FindOptions, 'limit'> & CollationOption = {},
+    options: Omit<FindOptions, 'limit'> & CollationOption & LetOption = {},
   ): Promise<Document | null> {
     checkOptions('findOne', options, () => this.#indexes.describe());
     const [doc] = await this.find(filter, { ...options, limit: 1 }).toArray();
@@ -667,14 +674,16 @@ export class EmbeddedCollection implements StoreCollection {
 
   /**
    * The distinct values of `key` among the documents `filter` matches (an array unwound one
-   * level), each once by BSON equality, in BSON order (see `distinct.ts`).
+   * level), each once by BSON equality, in BSON order (see `distinct.ts`); under a collation,
+   * the filter and the equality and order of the values compare strings by it.
    */
   async distinct(key: string, filter: Document = {}, options: DistinctOptions = {}): Promise<unknown[]> {
     checkOptions('distinct', options, () => this.#indexes.describe());
     checkDistinctKey(key);
     this.#begin();
     const work = this.#work(options);
-    const compiled = compileFilter(filter ?? {}, this.#indexes);
+    const collation = parseCollation(options.collation);
+    const compiled = compileFilter(filter ?? {}, this.#indexes, undefined, collation);
     if (compiled.near) {
       throw new EmbeddedDbError(
         'BadValue',
@@ -687,7 +696,7 @@ export class EmbeddedCollection implements StoreCollection {
       return false;
     });
     if (scanning) await scanning;
-    return distinctSorted(values, work);
+    return distinctSorted(values, work, collation?.compare);
   }
 
   /**
@@ -717,8 +726,8 @@ export class EmbeddedCollection implements StoreCollection {
   [PIPELINE_SOURCE](): PipelineSource {
     this.#begin();
     return {
-      scan: async (filter, work, enough) => {
-        const compiled = compileFilter(filter, this.#indexes);
+      scan: async (filter, work, enough, collation) => {
+        const compiled = compileFilter(filter, this.#indexes, undefined, collation);
         const matches: Document[] = [];
         const scanning = this.#scanFilter(
           filter,
@@ -730,9 +739,9 @@ export class EmbeddedCollection implements StoreCollection {
         if (scanning) await scanning;
         return matches;
       },
-      count: async (filter, work, enough) => {
+      count: async (filter, work, enough, collation) => {
         if (Object.keys(filter).length === 0) return this.#docs.size;
-        const compiled = compileFilter(filter, this.#indexes);
+        const compiled = compileFilter(filter, this.#indexes, undefined, collation);
         let count = 0;
         const scanning = this.#scanFilter(filter, 'any', compiled, work, () => {
           count += 1;
@@ -741,7 +750,7 @@ export class EmbeddedCollection implements StoreCollection {
         if (scanning) await scanning;
         return count;
       },
-      compile: (filter) => compileFilter(filter, this.#indexes),
+      compile: (filter, collation) => compileFilter(filter, this.#indexes, undefined, collation),
     };
   }
 

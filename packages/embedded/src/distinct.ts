@@ -1,10 +1,12 @@
 /**
  * `distinct` and the page of a count, as MongoDB answers them: the values of a field across the
  * matches (an array unwound one level), each once by BSON equality, in BSON order (MongoDB keeps
- * them in an ordered set); a count's `skip` and `limit` applied to the number of matches.
+ * them in an ordered set); under a collation, each once by its equality (the first seen of equal
+ * values kept) in its order; a count's `skip` and `limit` applied to the number of matches.
  */
 import type { Document } from '@store/common';
 import { compareValues } from './bson-order';
+import type { CollationOption } from './collation';
 import { EmbeddedDbError } from './errors';
 import { valuesAtPath } from './paths';
 import { sortInSlices } from './sort-in-slices';
@@ -22,7 +24,7 @@ export interface CountOptions extends WorkLimits {
 }
 
 /** Options of `distinct`. */
-export interface DistinctOptions extends WorkLimits {
+export interface DistinctOptions extends WorkLimits, CollationOption {
   hint?: unknown;
 }
 
@@ -62,12 +64,19 @@ export function distinctValuesOf(doc: Document, key: string, into: unknown[]): v
   for (const value of valuesAtPath(doc, key, true)) into.push(value);
 }
 
-/** `values` each once (BSON equality), in BSON order, as fresh copies; sorted in slices of `work`. */
-export async function distinctSorted(values: unknown[], work: Work): Promise<unknown[]> {
-  const sorted = await sortInSlices(values, compareValues, work);
+/**
+ * `values` each once by `compare`'s equality (BSON's, or a collation's), in its order, as fresh
+ * copies: the sort is stable, so of equal values the first seen is kept. Sorted in slices of `work`.
+ */
+export async function distinctSorted(
+  values: unknown[],
+  work: Work,
+  compare: (a: unknown, b: unknown) => number = compareValues,
+): Promise<unknown[]> {
+  const sorted = await sortInSlices(values, compare, work);
   const out: unknown[] = [];
   for (const value of sorted) {
-    if (out.length === 0 || compareValues(out[out.length - 1], value) !== 0) out.push(value);
+    if (out.length === 0 || compare(out[out.length - 1], value) !== 0) out.push(value);
   }
   return out.map(cloneValue);
 }

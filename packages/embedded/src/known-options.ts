@@ -14,12 +14,12 @@ import { EmbeddedDbError } from './errors';
  * an option not listed is refused.
  */
 export const KNOWN_OPTIONS = {
-  find: ['projection', 'sort', 'skip', 'limit', 'maxTimeMS', 'maxExamined', 'hint', 'collation'],
-  findOne: ['projection', 'sort', 'skip', 'maxTimeMS', 'maxExamined', 'hint', 'collation'],
+  find: ['projection', 'sort', 'skip', 'limit', 'maxTimeMS', 'maxExamined', 'hint', 'collation', 'let'],
+  findOne: ['projection', 'sort', 'skip', 'maxTimeMS', 'maxExamined', 'hint', 'collation', 'let'],
   countDocuments: ['maxTimeMS', 'maxExamined', 'hint', 'skip', 'limit', 'collation'],
   estimatedDocumentCount: ['maxTimeMS'],
-  distinct: ['maxTimeMS', 'maxExamined', 'hint'],
-  aggregate: ['let', 'maxTimeMS', 'maxExamined', 'hint'],
+  distinct: ['maxTimeMS', 'maxExamined', 'hint', 'collation'],
+  aggregate: ['let', 'maxTimeMS', 'maxExamined', 'hint', 'collation'],
   insertOne: [],
   insertMany: ['ordered'],
   bulkWrite: ['ordered', 'let'],

@@ -1,13 +1,13 @@
 /**
  * The `aggregate` command over the embedded engine: `aggregate: <collection>` is the
  * collection's `aggregate`, `aggregate: 1` the database's (a pipeline starting with
- * `$documents`). The front only translates: the pipeline, `let`, `hint` and `maxTimeMS` go to
- * the engine as they are, which answers every stage or refuses it by name (NotImplemented, 238;
- * a stage MongoDB does not know, 40324); the answer comes back as a cursor.
+ * `$documents`). The front only translates: the pipeline, `let`, `hint`, `collation` and
+ * `maxTimeMS` go to the engine as they are, which answers every stage or refuses it by name
+ * (NotImplemented, 238; a stage MongoDB does not know, 40324); the answer comes back as a cursor.
  */
 import type { CommandHandler } from './command-context';
 import { CommandError } from './errors';
-import { documentOption, timeLimit } from './read-commands';
+import { collationOf, documentOption, timeLimit } from './read-commands';
 
 const TYPE_MISMATCH = 14;
 const FAILED_TO_PARSE = 9;
@@ -28,6 +28,7 @@ const aggregate: CommandHandler = async (command, { db, cursors }) => {
     let: documentOption(command.let, 'let'),
     hint: command.hint,
     ...timeLimit(command),
+    ...collationOf(command),
   };
   if (command.aggregate === 1) {
     const docs = await db.engine.aggregate(pipeline, options).toArray();

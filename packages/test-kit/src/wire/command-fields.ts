@@ -147,6 +147,7 @@ export const COMMAND_FIELDS: Readonly<Record<string, CommandFields>> = {
       'singleBatch',
       'maxTimeMS',
       'collation',
+      'let',
     ],
     // No cursor of the front times out; partial results come only from a sharded cluster;
     // the engine sorts without MongoDB's 100 MB limit (as 6.0 and later do by default);
@@ -160,7 +161,6 @@ export const COMMAND_FIELDS: Readonly<Record<string, CommandFields>> = {
       'showRecordId',
       'tailable',
       'awaitData',
-      'let',
       'term',
       'readOnce',
       'allowSpeculativeMajorityRead',
@@ -185,17 +185,16 @@ export const COMMAND_FIELDS: Readonly<Record<string, CommandFields>> = {
     reads: true,
   },
   distinct: {
-    passed: ['key', 'query', 'hint', 'maxTimeMS'],
-    known: ['collation', 'sampleId', 'encryptionInformation'],
+    passed: ['key', 'query', 'hint', 'maxTimeMS', 'collation'],
+    known: ['sampleId', 'encryptionInformation'],
     reads: true,
   },
   aggregate: {
-    passed: ['pipeline', 'cursor', 'let', 'hint', 'maxTimeMS'],
+    passed: ['pipeline', 'cursor', 'let', 'hint', 'maxTimeMS', 'collation'],
     // No collection of the engine has a validator to bypass; sorts have no 100 MB limit.
     noOp: ['allowDiskUse', 'bypassDocumentValidation'],
     known: [
       'explain',
-      'collation',
       'needsMerge',
       'fromMongos',
       'fromRouter',

@@ -1,7 +1,8 @@
 /**
  * Read commands over the embedded engine: `find` (filter, sort, projection, skip, limit,
- * batchSize, singleBatch, maxTimeMS), `getMore`, `killCursors`, `count` (query, skip, limit,
- * hint) and `distinct` (key, query, hint); `aggregate` is in aggregate.ts. The front only
+ * batchSize, singleBatch, maxTimeMS, collation, let), `getMore`, `killCursors`, `count` (query,
+ * skip, limit, hint, collation) and `distinct` (key, query, hint, collation); `aggregate` is in
+ * aggregate.ts. The front only
  * translates: options reach the engine as given (it checks them, counts past `skip` and up to
  * `limit`), and `maxTimeMS` too, which the engine answers with MaxTimeMSExpired (50) past it, as
  * a server does.
@@ -36,11 +37,12 @@ export function collationOf(command: Document): { collation?: Collation } {
 
 const find: CommandHandler = async (command, { db, cursors }) => {
   const collection = db.collection(command.find);
-  const options: FindOptions = {
+  const options: FindOptions & { let?: Document } = {
     projection: documentOption(command.projection, 'projection'),
     sort: documentOption(command.sort, 'sort') as FindOptions['sort'],
     skip: countOption(command.skip, 'skip', 0),
     limit: countOption(command.limit, 'limit', 0),
+    let: documentOption(command.let, 'let'),
     ...timeLimit(command),
     ...collationOf(command),
   };
@@ -85,7 +87,7 @@ const distinct: CommandHandler = async (command, { db }) => {
   const values = await collection.distinct(
     command.key as string,
     documentOption(command.query, 'query') ?? {},
-    { hint: command.hint, ...timeLimit(command) },
+    { hint: command.hint, ...timeLimit(command), ...collationOf(command) },
   );
   return { values };
 };
