@@ -102,6 +102,9 @@ export interface IndexDefinition {
   options: IndexOptions;
 }
 
+/** What `find` and `findOne` take. */
+type ReadOptions = FindOptions & CollationOption & LetOption;
+
 /** How candidates found by key must be ordered (see `#candidates`). */
 type CandidateOrder = 'insertion' | 'sortedById' | 'any';
 
@@ -563,39 +566,49 @@ export class EmbeddedCollection implements StoreCollection {
     return walkSorted(walk, work);
   }
 
-  find(filter: Document, options: FindOptions & CollationOption & LetOption = {}): FindCursor {
+  find(filter: Document, options: ReadOptions = {}): FindCursor {
     return {
-      toArray: async () => {
-        checkOptions('find', options, () => this.#indexes.describe());
-        this.#begin();
-        // Under a collation, matches are scanned for and sorted with strings collated (no index order).
-        const collation = parseCollation(options.collation);
-        // `let`: the variables `$expr` reads, evaluated once.
-        const variables = letVariables(options.let);
-        const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
-        const order = byId ? 'sortedById' : 'insertion';
-        const exact = collation ? undefined : exactIdKeys(filter);
-        if (exact !== undefined) return this.#readByIds(exact, order, options);
-        const work = this.#work(options);
-        const compiled = compileFilter(filter, this.#indexes, variables, collation);
-        const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
-        if (walking !== undefined) {
-          return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
+      // Not an async function around the async read: one promise per read, not two.
+      toArray: () => {
+        try {
+          checkOptions('find', options, () => this.#indexes.describe());
+        } catch (error) {
+          return Promise.reject(error);
         }
-        // In natural order, a page ends the scan once it is full.
-        const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;
-        const matches: Document[] = [];
-        const scanning = this.#scanFilter(
-          filter,
-          order,
-          compiled,
-          work,
-          ([, doc]) => matches.push(doc) >= enough,
-        );
-        if (scanning) await scanning;
-        return readDocumentsInSlices(matches, compiled.near, options, work, collation?.compare);
+        return this.#read(filter, options);
       },
     };
+  }
+
+  /** The documents `filter` matches, read as `options` (already checked) ask. */
+  async #read(filter: Document, options: ReadOptions): Promise<Document[]> {
+    this.#begin();
+    // Under a collation, matches are scanned for and sorted with strings collated (no index order).
+    const collation = parseCollation(options.collation);
+    // `let`: the variables `$expr` reads, evaluated once.
+    const variables = letVariables(options.let);
+    const byId = isPlainObject(options.sort) && Object.hasOwn(options.sort, '_id');
+    const order = byId ? 'sortedById' : 'insertion';
+    const exact = collation ? undefined : exactIdKeys(filter);
+    if (exact !== undefined) return this.#readByIds(exact, order, options);
+    const work = this.#work(options);
+    const compiled = compileFilter(filter, this.#indexes, variables, collation);
+    const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
+    if (walking !== undefined) {
+      return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
+    }
+    // In natural order, a page ends the scan once it is full.
+    const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;
+    const matches: Document[] = [];
+    const scanning = this.#scanFilter(
+      filter,
+      order,
+      compiled,
+      work,
+      ([, doc]) => matches.push(doc) >= enough,
+    );
+    if (scanning) await scanning;
+    return readDocumentsInSlices(matches, compiled.near, options, work, collation?.compare);
   }
 
   /** The documents of the `_id`s `keys` (every one found matches), read as `options` ask. */
@@ -627,12 +640,20 @@ export class EmbeddedCollection implements StoreCollection {
   }
 
   /** The first document `find` would answer with the same options (`sort`, `skip`, ...), or null. */
-  async findOne(
-    filter: Document,
-    options: Omit<FindOptions, 'limit'> & CollationOption & LetOption = {},
-  ): Promise<Document | null> {
+  async findOne(filter: Document, options: Omit<ReadOptions, 'limit'> = {}): Promise<Document | null> {
     checkOptions('findOne', options, () => this.#indexes.describe());
-    const [doc] = await this.find(filter, { ...options, limit: 1 }).toArray();
+    // One shape for every call: the read's option checks stay monomorphic (and fast) in V8.
+    const read: ReadOptions = {
+      projection: options.projection,
+      sort: options.sort,
+      skip: options.skip,
+      limit: 1,
+      maxTimeMS: options.maxTimeMS,
+      maxExamined: options.maxExamined,
+      collation: options.collation,
+      let: options.let,
+    };
+    const [doc] = await this.#read(filter, read);
     return doc ?? null;
   }
 

@@ -66,6 +66,11 @@ export const KNOWN_OPTIONS = {
 /** A method of the engine that takes options. */
 export type OptionsMethod = keyof typeof KNOWN_OPTIONS;
 
+/** {@link KNOWN_OPTIONS} as sets, built once: every call of every method checks its options. */
+const KNOWN_SETS = new Map<string, ReadonlySet<string>>(
+  Object.entries(KNOWN_OPTIONS).map(([method, names]) => [method, new Set<string>(names)]),
+);
+
 /** Why a no-op option's value is refused, or undefined when it is accepted. */
 type NoOpCheck = (value: unknown, method: string) => EmbeddedDbError | undefined;
 
@@ -234,13 +239,17 @@ export function checkOptions(
   indexes?: () => readonly IndexDescription[],
 ): void {
   if (typeof options !== 'object' || options === null) return;
-  const known: readonly string[] = KNOWN_OPTIONS[method];
-  for (const [name, value] of Object.entries(options)) {
+  const known = KNOWN_SETS.get(method) as ReadonlySet<string>;
+  const given = options as Record<string, unknown>;
+  // `for...in` over own keys: no array of entries per call (options are plain objects).
+  for (const name in given) {
+    if (!Object.hasOwn(given, name)) continue;
+    const value = given[name];
     if (value === undefined) continue;
-    if (name === 'hint' && known.includes(name)) {
+    if (name === 'hint' && known.has(name)) {
       if (!indexes) throw notImplemented(method, name);
       checkHint(method, value, indexes);
-    } else if (!known.includes(name)) {
+    } else if (!known.has(name)) {
       const noOp = Object.hasOwn(NO_OP_OPTIONS, name) ? NO_OP_OPTIONS[name] : undefined;
       if (!noOp) {
         throw notImplemented(
