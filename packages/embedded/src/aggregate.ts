@@ -35,6 +35,7 @@ import { type CompiledFilter, compileFilter } from './compile-filter';
 import { EmbeddedDbError, toBadValue } from './errors';
 import { CollectionIndexes } from './indexes';
 import { valuesAtPath } from './paths';
+import { pipelineAt } from './pipeline-now';
 import { REGEX_EXPRESSIONS } from './regex-expressions';
 import { sortDocumentsInSlices } from './sort-in-slices';
 import { cloneValue, idKey, setOwn } from './values';
@@ -1306,7 +1307,8 @@ export async function runPipeline(
   input: PipelineInput,
   work: Work,
 ): Promise<Document[]> {
-  const stages = stagesOf(pipeline);
+  // Every document and stage of the operation sees the same `$$NOW`.
+  const stages = stagesOf(pipelineAt(pipeline, new Date()));
   for (const [name] of stages) checkStageName(name);
   for (const [name] of stages) {
     if (!IMPLEMENTED_STAGES.has(name)) throw notImplemented(`the ${name} stage`);

@@ -15,6 +15,7 @@ import * as expressionOperators from 'mingo/operators/expression';
 import { $addFields, $project, $replaceRoot, $replaceWith, $set, $unset } from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import { asBadValue, EmbeddedDbError } from './errors';
+import { pipelineAt } from './pipeline-now';
 import { REGEX_EXPRESSIONS } from './regex-expressions';
 import { idKey, toStored } from './values';
 
@@ -60,9 +61,11 @@ export interface PipelineRun {
 
 /** The run of the pipeline `stages` (validated) with the operation's `let` `variables`. */
 export function pipelineRun(stages: readonly Document[], variables: Document | undefined): PipelineRun {
+  // Every document of the operation sees the same `$$NOW`.
+  const fixed = pipelineAt(stages, new Date()) as Document[];
   const aggregator = asBadValue(
     'update pipeline',
-    () => new Aggregator(stages as Document[], { context: pipelineContext(), variables }),
+    () => new Aggregator(fixed, { context: pipelineContext(), variables }),
   );
   return { run: (doc) => asBadValue('update pipeline', () => aggregator.run([doc]) as Document[]) };
 }

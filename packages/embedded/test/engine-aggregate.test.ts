@@ -578,3 +578,26 @@ describe('counts', () => {
     expect(await db.collection('never').estimatedDocumentCount({ maxTimeMS: 100 })).toBe(0);
   });
 });
+
+describe('aggregate: $$NOW', () => {
+  it("gives every document and stage one $$NOW, and compares a $match's '$$NOW' as a string", async () => {
+    const collection = createEmbeddedDb().collection('clock');
+    // Enough documents that the pipeline runs across many milliseconds.
+    await collection.insertMany(
+      Array.from({ length: 3000 }, (_, i) => ({ _id: i, label: i === 7 ? '$$NOW' : 'x' })),
+    );
+    const stamped = await collection
+      .aggregate([
+        { $addFields: { at: '$$NOW' } },
+        { $project: { at: 1, again: '$$NOW', data: { $literal: '$$NOW' } } },
+      ])
+      .toArray();
+    const times = new Set(
+      stamped.flatMap((doc) => [(doc.at as Date).getTime(), (doc.again as Date).getTime()]),
+    );
+    expect(times.size).toBe(1);
+    expect(stamped.every((doc) => doc.data === '$$NOW')).toBe(true);
+    const literal = await collection.aggregate([{ $match: { label: '$$NOW' } }]).toArray();
+    expect(literal.map((doc) => doc._id)).toEqual([7]);
+  });
+});
