@@ -4,33 +4,22 @@
  * implement is NotImplemented, transactions and a standalone's impossible write concerns are
  * refused, and nothing a driver sends for the ordinary CRUD calls is.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_FIELDS } from '../src/wire/command-fields';
 import { commandNames } from '../src/wire/commands';
-import { startWireFront, type WireFront } from '../src/wire/front';
-import { type Client, DRIVERS } from './support/drivers';
+import { DRIVERS, servedFront } from './support/drivers';
 
 it('lists the fields of every command the front answers', () => {
   expect(commandNames().filter((name) => !Object.hasOwn(COMMAND_FIELDS, name))).toEqual([]);
 });
 
 describe.each(DRIVERS)('command fields through the %s', (_name, MongoClient) => {
-  let front: WireFront;
-  let client: Client;
+  const served = servedFront(MongoClient);
   const dbNames: string[] = [];
   const freshDb = () => {
     dbNames.push(`fields_${dbNames.length + 1}`);
-    return client.db(dbNames.at(-1));
+    return served.client.db(dbNames.at(-1));
   };
-
-  beforeAll(async () => {
-    front = await startWireFront();
-    client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await front.close();
-  });
 
   it('answers a field MongoDB does not know with its unknown-field error (40415)', async () => {
     await expect(freshDb().command({ find: 'posts', notAField: 1 })).rejects.toMatchObject({
@@ -66,7 +55,7 @@ describe.each(DRIVERS)('command fields through the %s', (_name, MongoClient) => 
 
   it('refuses a transaction with 238, writing nothing', async () => {
     const posts = freshDb().collection('posts');
-    const session = client.startSession();
+    const session = served.client.startSession();
     try {
       session.startTransaction();
       await expect(posts.insertOne({ _id: 1 } as never, { session })).rejects.toMatchObject({

@@ -2,19 +2,17 @@
  * Collation on aggregate and distinct, and `let` on find, through the wire front: the driver's
  * options reach the embedded engine, which answers as MongoDB does or refuses by name (238).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireFront, type WireFront } from '../src/wire/front';
-import { type Client, DRIVERS } from './support/drivers';
+import { describe, expect, it } from 'vitest';
+import { DRIVERS, servedFront } from './support/drivers';
 
 const EN_2 = { locale: 'en_US', strength: 2 };
 
 describe.each(DRIVERS)('collation on aggregate and distinct, let on find, %s', (_name, MongoClient) => {
-  let front: WireFront;
-  let client: Client;
+  const served = servedFront(MongoClient);
   let dbs = 0;
   const seeded = async () => {
     dbs += 1;
-    const coll = client.db(`collation_reads_${dbs}`).collection<{ _id: number; x: unknown }>('c');
+    const coll = served.client.db(`collation_reads_${dbs}`).collection<{ _id: number; x: unknown }>('c');
     await coll.insertMany([
       { _id: 1, x: 'PING' },
       { _id: 2, x: 'ping' },
@@ -22,15 +20,6 @@ describe.each(DRIVERS)('collation on aggregate and distinct, let on find, %s', (
     ]);
     return coll;
   };
-
-  beforeAll(async () => {
-    front = await startWireFront();
-    client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await front.close();
-  });
 
   it('aggregates, counts and groups by the collation', async () => {
     const coll = await seeded();

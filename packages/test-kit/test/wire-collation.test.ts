@@ -3,19 +3,17 @@
  * findAndModify and createIndexes reaches the embedded engine, which answers as MongoDB does or
  * refuses by name (238) what it cannot compute exactly.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireFront, type WireFront } from '../src/wire/front';
-import { type Client, DRIVERS } from './support/drivers';
+import { describe, expect, it } from 'vitest';
+import { DRIVERS, servedFront } from './support/drivers';
 
 const EN_2 = { locale: 'en_US', strength: 2 };
 
 describe.each(DRIVERS)('collation through the wire front, %s', (_name, MongoClient) => {
-  let front: WireFront;
-  let client: Client;
+  const served = servedFront(MongoClient);
   let dbs = 0;
   const seeded = async () => {
     dbs += 1;
-    const coll = client.db(`collation_${dbs}`).collection<{ _id: number; x: unknown }>('c');
+    const coll = served.client.db(`collation_${dbs}`).collection<{ _id: number; x: unknown }>('c');
     await coll.insertMany([
       { _id: 1, x: 'ping' },
       { _id: 2, x: 'PING' },
@@ -24,15 +22,6 @@ describe.each(DRIVERS)('collation through the wire front, %s', (_name, MongoClie
     ]);
     return coll;
   };
-
-  beforeAll(async () => {
-    front = await startWireFront();
-    client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await front.close();
-  });
 
   it('finds, sorts and counts (the count command) by the collation', async () => {
     const coll = await seeded();
@@ -44,7 +33,7 @@ describe.each(DRIVERS)('collation through the wire front, %s', (_name, MongoClie
     expect(sorted.map((doc) => doc._id)).toEqual([1, 2, 3, 4]);
     // The count command (the driver's countDocuments runs an aggregation: aggregate.ts's collation).
     const count = (collation?: object) =>
-      client
+      served.client
         .db(coll.dbName)
         .command({ count: 'c', query: { x: 'PING' }, ...(collation ? { collation } : {}) });
     expect(await count({ locale: 'en', strength: 1 })).toMatchObject({ n: 3 });

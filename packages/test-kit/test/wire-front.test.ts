@@ -3,31 +3,20 @@
  * embedded engine behind it (CRUD, cursors past one batch, duplicate keys, indexes). Fail points
  * and a late start: `wire-front-failures.test.ts`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWireFront, type WireFront } from '../src/wire/front';
-import { type Client, DRIVERS } from './support/drivers';
+import { describe, expect, it } from 'vitest';
+import { DRIVERS, servedFront } from './support/drivers';
 
 describe.each(DRIVERS)('wire front through the %s', (_name, MongoClient) => {
-  let front: WireFront;
-  let client: Client;
+  const served = servedFront(MongoClient);
   const dbNames: string[] = [];
   const freshDb = () => {
     dbNames.push(`wire_${dbNames.length + 1}`);
-    return client.db(dbNames.at(-1));
+    return served.client.db(dbNames.at(-1));
   };
 
-  beforeAll(async () => {
-    front = await startWireFront();
-    client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await front.close();
-  });
-
   it('answers ping and a standalone hello', async () => {
-    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
-    expect(await client.db('admin').command({ hello: 1 })).toMatchObject({
+    expect(await served.client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+    expect(await served.client.db('admin').command({ hello: 1 })).toMatchObject({
       isWritablePrimary: true,
       maxWireVersion: 21,
       maxBsonObjectSize: 16_777_216,

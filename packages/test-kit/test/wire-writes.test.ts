@@ -4,28 +4,18 @@
  * upserts of updateMany, unordered inserts, findAndModify's sort and fields) and the engine's
  * answer comes back as MongoDB's reply.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startWireFront, type WireFront } from '../src/wire/front';
-import { type Client, DRIVERS } from './support/drivers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DRIVERS, servedFront } from './support/drivers';
 
 describe.each(DRIVERS)('write commands of the wire front through the %s', (_name, MongoClient) => {
-  let front: WireFront;
-  let client: Client;
+  const served = servedFront(MongoClient);
   let runs = 0;
   // biome-ignore lint/suspicious/noExplicitAny: each driver major has its own Collection type.
   let docs: any;
 
-  beforeAll(async () => {
-    front = await startWireFront();
-    client = await new MongoClient(front.uri, { serverSelectionTimeoutMS: 2_000 }).connect();
-  });
-  afterAll(async () => {
-    await client.close();
-    await front.close();
-  });
   beforeEach(async () => {
     runs += 1;
-    docs = client.db(`writes_${runs}`).collection('docs');
+    docs = served.client.db(`writes_${runs}`).collection('docs');
     await docs.insertMany([
       { _id: 1, x: 11, y: [{ b: 3 }, { b: 1 }] },
       { _id: 2, x: 22, y: [{ b: 1 }] },
