@@ -184,6 +184,43 @@ function lexicographic(modifier: Record<string, Document>): Record<string, Docum
   return out;
 }
 
+/** The operators {@link topLevelUpdate} applies itself. */
+const TOP_LEVEL_OPERATORS: ReadonlySet<string> = new Set(['$set', '$unset', '$inc']);
+
+/**
+ * `doc` (not yet stored) after `modifier` when it only `$set`s, `$unset`s or `$inc`s top-level
+ * fields other than `_id` (numbers by numbers, for `$inc`): what a store's `PATCH` sends, applied
+ * without mingo's updater, whose set-up per call (its operator tables copied and extended) costs
+ * far more than the update. Fields change in place and new ones are appended in the modifier's
+ * order, as mingo (and MongoDB) add them. Undefined for any other update: mingo applies it.
+ */
+function topLevelUpdate(doc: Document, modifier: Record<string, Document>): Document | undefined {
+  for (const operator in modifier) {
+    if (!TOP_LEVEL_OPERATORS.has(operator)) return undefined;
+    const operand = modifier[operator] as Document;
+    for (const path in operand) {
+      if (path.includes('.') || path.startsWith('$') || path === '_id' || path === '__proto__')
+        return undefined;
+      if (operator !== '$inc') continue;
+      const current = doc[path];
+      if (typeof operand[path] !== 'number' || (current !== undefined && typeof current !== 'number')) {
+        return undefined;
+      }
+    }
+  }
+  // Stored documents are never changed in place; toStored copies every nested value.
+  const target: Document = { ...doc };
+  for (const operator in modifier) {
+    const operand = modifier[operator] as Document;
+    for (const path in operand) {
+      if (operator === '$set') target[path] = operand[path];
+      else if (operator === '$unset') delete target[path];
+      else target[path] = ((target[path] as number | undefined) ?? 0) + (operand[path] as number);
+    }
+  }
+  return target;
+}
+
 /** `doc` after `update` (validated), as a new stored document; `inserting` applies `$setOnInsert`. */
 export function applyUpdate(
   doc: Document,
@@ -201,6 +238,8 @@ export function applyUpdate(
   if (inserting && $setOnInsert)
     modifier.$set = lexicographic({ $set: { ...modifier.$set, ...$setOnInsert } }).$set as Document;
   assertPathsViable(doc, modifier);
+  const simple = extras.arrayFilters === undefined ? topLevelUpdate(doc, modifier) : undefined;
+  if (simple !== undefined) return toStored(simple);
   assertArraysExist(doc, modifier);
   const target = cloneValue(doc);
   if (Object.keys(modifier).length > 0) {
@@ -244,6 +283,8 @@ export function applyUpdateToAll(
   // Without an `_id` path, what is applied does not depend on the document.
   const modifier = lexicographic(withoutIdNoOp(docs[0] as Document, requested));
   for (const doc of docs) assertPathsViable(doc, modifier);
+  const simple = docs.map((doc) => topLevelUpdate(doc, modifier));
+  if (simple.every((each) => each !== undefined)) return simple.map((each) => toStored(each as Document));
   const targets = docs.map(cloneValue);
   if (Object.keys(modifier).length > 0) {
     asBadValue('update', () =>

@@ -127,7 +127,7 @@ interface WriteOutcome {
 }
 
 /** The `let` option of a read: variables `$expr` reads as `$$name` (their values are expressions, evaluated once). */
-export interface LetOption {
+interface LetOption {
   let?: Document;
 }
 
