@@ -15,6 +15,7 @@
 
 import { RE2JS } from 're2js';
 import { EmbeddedDbError } from './errors';
+import { type LiteralTest, literalTest } from './literal-pattern';
 
 /** RE2 flags for the JavaScript flags that change matching; `g`, `y`, `d` only steer `exec` state, `u`/`v` are RE2's default (code points). */
 const FLAG_BITS: Readonly<Record<string, number>> = {
@@ -48,14 +49,18 @@ export class LinearRegExp extends RegExp {
   }
 
   readonly #re2: RE2JS;
+  /** A plain-text pattern's string search (see literal-pattern.ts); undefined for a real pattern. */
+  readonly #literal: LiteralTest | undefined;
 
   constructor(source: string, flags: string) {
     super(source, flags);
     this.#re2 = compile(source, flags);
+    this.#literal = literalTest(source, flags);
   }
 
   override test(text: string): boolean {
-    return this.#re2.test(String(text));
+    const string = String(text);
+    return this.#literal?.(string) ?? this.#re2.test(string);
   }
 
   /** The first match (no `lastIndex` state), shaped like RegExp's, or null. */
