@@ -53,6 +53,17 @@ describe.each(DRIVERS)('command fields through the %s', (_name, MongoClient) => 
     });
   });
 
+  it('refuses collMod with 238, naming it, and leaves the collection as it was', async () => {
+    const db = freshDb();
+    await db.collection('posts').insertOne({ _id: 1 } as never);
+    await expect(db.command({ collMod: 'posts', validator: { n: { $gt: 0 } } })).rejects.toMatchObject({
+      code: 238,
+      codeName: 'NotImplemented',
+      errmsg: expect.stringContaining('collMod'),
+    });
+    expect(await db.collection('posts').countDocuments({})).toBe(1);
+  });
+
   it('refuses a transaction with 238, writing nothing', async () => {
     const posts = freshDb().collection('posts');
     const session = served.client.startSession();

@@ -49,6 +49,9 @@ export const TRANSACTION_FIELDS = new Set([
 export const REFUSED_COMMANDS: Readonly<Record<string, string>> = {
   commitTransaction: TRANSACTIONS,
   abortTransaction: TRANSACTIONS,
+  collMod:
+    'collMod (validators, views, changes to an index) is not supported by the embedded engine: ' +
+    'drop and create the index again',
 };
 
 /** Generic fields MongoDB 7.0 takes on any command that the front does not implement (most are internal). */
