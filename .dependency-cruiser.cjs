@@ -32,7 +32,7 @@ const layer = (pkg, allowed, comment) => ({
 const FOLDER_ORDER = {
   core: ['model', 'http', 'hooks', 'access', 'storage', 'config', 'read', 'write', 'realtime', 'handler'],
   'auth-magic': ['flows', 'http'],
-  embedded: ['compiled-filter', 'durable'],
+  embedded: ['compiled-filter', 'aggregate', 'durable'],
   'test-kit': ['wire', 'http'],
   query: ['dialects'],
 };
