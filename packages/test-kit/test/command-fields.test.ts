@@ -53,6 +53,18 @@ describe.each(DRIVERS)('command fields through the %s', (_name, MongoClient) => 
     });
   });
 
+  it("passes an update's and a delete's maxTimeMS to the engine: a scan past it is MaxTimeMSExpired (50)", async () => {
+    const posts = freshDb().collection('posts');
+    await posts.insertMany(Array.from({ length: 100_000 }, (_, i) => ({ _id: i, n: i })) as never[]);
+    // A statement's error, as a write error: MongoDB's code, without a code name.
+    const expired = { code: 50, errmsg: expect.stringContaining('time limit') };
+    // A filter no document matches: every one is examined, far past a millisecond.
+    const none = { missing: { $exists: true } };
+    await expect(posts.updateMany(none, { $set: { x: 1 } }, { maxTimeMS: 1 })).rejects.toMatchObject(expired);
+    await expect(posts.deleteMany(none, { maxTimeMS: 1 })).rejects.toMatchObject(expired);
+    expect(await posts.countDocuments({})).toBe(100_000);
+  });
+
   it('refuses collMod with 238, naming it, and leaves the collection as it was', async () => {
     const db = freshDb();
     await db.collection('posts').insertOne({ _id: 1 } as never);

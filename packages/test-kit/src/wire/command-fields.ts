@@ -112,12 +112,11 @@ const DROP_INDEXES: CommandFields = {
 };
 
 /**
- * A write command's `maxTimeMS`, which core's driver path sends with every write. The engine
- * takes it on each write call, but the insert, update and delete handlers do not pass it on
- * yet: until they do, a write command past its time limit is answered, not refused (as the
- * front always did). Passing it on moves it to `passed`.
+ * `insert`'s `maxTimeMS`, which core's driver path sends with every write: the engine inserts a
+ * batch in one synchronous step, which no time limit can interrupt (the documents are in before
+ * any clock is read), so the answer is the one MongoDB gives when the limit is not reached.
  */
-const WRITE_TIME_LIMIT_NOT_PASSED = 'maxTimeMS';
+const INSERT_TIME_LIMIT = 'maxTimeMS';
 
 /** Fields every write command of MongoDB 7.0 takes besides its own (internal ones included). */
 const WRITE_COMMAND_KNOWN = ['let', 'collectionUUID', 'isTimeseriesNamespace', 'encryptionInformation'];
@@ -213,13 +212,13 @@ export const COMMAND_FIELDS: Readonly<Record<string, CommandFields>> = {
   },
   insert: {
     passed: ['documents', 'ordered'],
-    noOp: ['bypassDocumentValidation', WRITE_TIME_LIMIT_NOT_PASSED],
+    noOp: ['bypassDocumentValidation', INSERT_TIME_LIMIT],
     known: WRITE_COMMAND_KNOWN,
     writes: true,
   },
   update: {
-    passed: ['updates', 'ordered', 'let'],
-    noOp: ['bypassDocumentValidation', WRITE_TIME_LIMIT_NOT_PASSED],
+    passed: ['updates', 'ordered', 'let', 'maxTimeMS'],
+    noOp: ['bypassDocumentValidation'],
     known: WRITE_COMMAND_KNOWN_BUT_LET,
     writes: true,
     statements: {
@@ -230,8 +229,8 @@ export const COMMAND_FIELDS: Readonly<Record<string, CommandFields>> = {
     },
   },
   delete: {
-    passed: ['deletes', 'ordered', 'let'],
-    noOp: ['bypassDocumentValidation', WRITE_TIME_LIMIT_NOT_PASSED],
+    passed: ['deletes', 'ordered', 'let', 'maxTimeMS'],
+    noOp: ['bypassDocumentValidation'],
     known: WRITE_COMMAND_KNOWN_BUT_LET,
     writes: true,
     statements: { field: 'deletes', passed: ['q', 'limit', 'hint', 'collation'], known: ['sampleId'] },

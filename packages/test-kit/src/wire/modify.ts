@@ -7,7 +7,7 @@
 import type { Document } from '@store/common';
 import type { EmbeddedCollection } from '@store/embedded';
 import { CommandError } from './errors';
-import { documentOption } from './read-commands';
+import { documentOption, timeLimit } from './read-commands';
 
 const FAILED_TO_PARSE = 9;
 
@@ -41,7 +41,7 @@ export function definedOptions(source: Document, names: readonly string[]): Docu
 
 const STATEMENT_OPTIONS = ['upsert', 'arrayFilters', 'hint', 'collation'] as const;
 
-/** Applies one statement `{ q, u, upsert, multi, arrayFilters, hint, collation }` with the command's `let`. */
+/** Applies one statement `{ q, u, upsert, multi, arrayFilters, hint, collation }` with the command's `let` and `maxTimeMS`. */
 export async function applyStatement(
   collection: EmbeddedCollection,
   statement: Document,
@@ -49,7 +49,11 @@ export async function applyStatement(
 ): Promise<StatementOutcome> {
   const filter = documentOption(statement.q, 'q') ?? {};
   const update = statement.u as Document;
-  const options = { ...definedOptions(statement, STATEMENT_OPTIONS), ...definedOptions(command, ['let']) };
+  const options = {
+    ...definedOptions(statement, STATEMENT_OPTIONS),
+    ...definedOptions(command, ['let']),
+    ...timeLimit(command),
+  };
   const replacement = isReplacement(update);
   if (statement.multi === true && replacement) {
     throw new CommandError(FAILED_TO_PARSE, 'multi update is not supported for replacement-style update');

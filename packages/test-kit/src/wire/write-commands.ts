@@ -8,7 +8,7 @@ import type { Document } from '@store/common';
 import type { CommandContext, CommandHandler } from './command-context';
 import { CommandError, errorFields } from './errors';
 import { applyStatement, definedOptions } from './modify';
-import { documentOption } from './read-commands';
+import { documentOption, timeLimit } from './read-commands';
 
 /** Runs `apply` on each statement; failures become `writeErrors`. */
 async function eachStatement(
@@ -98,6 +98,7 @@ const remove: CommandHandler = async (command, context) => {
     const options = {
       ...definedOptions(statement, ['hint', 'collation']),
       ...definedOptions(command, ['let']),
+      ...timeLimit(command),
     };
     const outcome =
       statement.limit === 1
