@@ -45,7 +45,7 @@ export interface BulkWriteResult {
 
 /** The collection methods a bulk write runs. */
 export interface BulkTarget {
-  insertOne(doc: Document): Promise<{ insertedId: unknown }>;
+  insertOne(doc: Document, options?: Document): Promise<{ insertedId: unknown }>;
   updateOne(filter: Document, update: Document | Document[], options: UpdateOptions): Promise<UpdateResult>;
   updateMany(filter: Document, update: Document | Document[], options: UpdateOptions): Promise<UpdateResult>;
   replaceOne(filter: Document, replacement: Document, options: ReplaceOptions): Promise<UpdateResult>;
@@ -60,17 +60,19 @@ type Run = (
   letOption: Document | undefined,
 ) => Promise<Partial<BulkWriteResult> & { id?: unknown }>;
 
-/** The options of a model a method takes (its filter and document excluded), with the batch's `let`. */
-function optionsOf(model: Model, names: readonly string[], letOption: Document | undefined): Document {
+/** What a model holds besides its options: the method's positional arguments. */
+const POSITIONAL: ReadonlySet<string> = new Set(['filter', 'update', 'replacement', 'document']);
+
+/**
+ * The options of a model (every field but its filter and document), with the batch's `let`: the
+ * method checks them, so one it does not implement is refused by name, never dropped.
+ */
+function optionsOf(model: Model, letOption: Document | undefined): Document {
   const options: Document = {};
-  for (const name of names) if (model[name] !== undefined) options[name] = model[name];
+  for (const [name, value] of Object.entries(model)) if (!POSITIONAL.has(name)) options[name] = value;
   if (letOption !== undefined) options.let = letOption;
   return options;
 }
-
-const UPDATE_OPTIONS = ['upsert', 'arrayFilters', 'hint', 'collation', 'sort'] as const;
-const REPLACE_OPTIONS = ['upsert', 'hint', 'collation', 'sort'] as const;
-const DELETE_OPTIONS = ['hint', 'collation'] as const;
 
 const filterOf = (model: Model): Document => (isPlainObject(model.filter) ? model.filter : {}) as Document;
 
@@ -82,40 +84,25 @@ const updated = (result: UpdateResult) => ({
   ...(result.upsertedCount > 0 ? { id: result.upsertedId } : {}),
 });
 
+/** A model run by `method` with its filter, its `field` (the update or the replacement) and its options. */
+const updating =
+  (method: 'updateOne' | 'updateMany' | 'replaceOne', field: 'update' | 'replacement'): Run =>
+  async (target, model, letOption) =>
+    updated(await target[method](filterOf(model), model[field] as Document, optionsOf(model, letOption)));
+
 /** Each write model, by name: how it runs. */
 const MODELS: Record<string, Run> = {
   insertOne: async (target, model) => {
-    const { insertedId } = await target.insertOne(model.document as Document);
+    const { insertedId } = await target.insertOne(model.document as Document, optionsOf(model, undefined));
     return { insertedCount: 1, id: insertedId };
   },
-  updateOne: async (target, model, letOption) =>
-    updated(
-      await target.updateOne(
-        filterOf(model),
-        model.update as Document,
-        optionsOf(model, UPDATE_OPTIONS, letOption),
-      ),
-    ),
-  updateMany: async (target, model, letOption) =>
-    updated(
-      await target.updateMany(
-        filterOf(model),
-        model.update as Document,
-        optionsOf(model, UPDATE_OPTIONS, letOption),
-      ),
-    ),
-  replaceOne: async (target, model, letOption) =>
-    updated(
-      await target.replaceOne(
-        filterOf(model),
-        model.replacement as Document,
-        optionsOf(model, REPLACE_OPTIONS, letOption),
-      ),
-    ),
+  updateOne: updating('updateOne', 'update'),
+  updateMany: updating('updateMany', 'update'),
+  replaceOne: updating('replaceOne', 'replacement'),
   deleteOne: async (target, model, letOption) =>
-    target.deleteOne(filterOf(model), optionsOf(model, DELETE_OPTIONS, letOption)),
+    target.deleteOne(filterOf(model), optionsOf(model, letOption)),
   deleteMany: async (target, model, letOption) =>
-    target.deleteMany(filterOf(model), optionsOf(model, DELETE_OPTIONS, letOption)),
+    target.deleteMany(filterOf(model), optionsOf(model, letOption)),
 };
 
 const COUNTS = ['insertedCount', 'matchedCount', 'modifiedCount', 'deletedCount', 'upsertedCount'] as const;

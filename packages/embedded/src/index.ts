@@ -23,4 +23,5 @@ export {
   EmbeddedDbError,
   type EmbeddedErrorCodeName,
 } from './errors';
+export { KNOWN_OPTIONS } from './known-options';
 export { documentTest, projectDocument } from './match-documents';

@@ -8,6 +8,19 @@
 import type { IndexDescription } from '@store/common';
 import { EmbeddedDbError } from './errors';
 
+/** What `findOneAndReplace` takes; `findOneAndUpdate` takes `arrayFilters` too. */
+const FIND_AND_MODIFY = [
+  'returnDocument',
+  'upsert',
+  'projection',
+  'sort',
+  'maxTimeMS',
+  'hint',
+  'let',
+  'includeResultMetadata',
+  'collation',
+] as const;
+
 /**
  * Method -> the options it implements today (`hint` is checked against the collection's indexes
  * by {@link checkOptions}). When a method learns an option, add its name here in the same change:
@@ -23,29 +36,8 @@ export const KNOWN_OPTIONS = {
   insertOne: [],
   insertMany: ['ordered'],
   bulkWrite: ['ordered', 'let'],
-  findOneAndReplace: [
-    'returnDocument',
-    'upsert',
-    'projection',
-    'sort',
-    'maxTimeMS',
-    'hint',
-    'let',
-    'includeResultMetadata',
-    'collation',
-  ],
-  findOneAndUpdate: [
-    'returnDocument',
-    'upsert',
-    'projection',
-    'sort',
-    'maxTimeMS',
-    'hint',
-    'let',
-    'arrayFilters',
-    'includeResultMetadata',
-    'collation',
-  ],
+  findOneAndReplace: FIND_AND_MODIFY,
+  findOneAndUpdate: [...FIND_AND_MODIFY, 'arrayFilters'],
   findOneAndDelete: ['projection', 'sort', 'maxTimeMS', 'hint', 'let', 'includeResultMetadata', 'collation'],
   updateOne: ['upsert', 'maxTimeMS', 'hint', 'let', 'arrayFilters', 'collation'],
   replaceOne: ['upsert', 'maxTimeMS', 'hint', 'let', 'collation'],

@@ -106,6 +106,24 @@ describe('bulkWrite', () => {
       docs.bulkWrite([{ deleteOne: { filter: {} } }], { bypassEverything: true } as object),
     ).rejects.toMatchObject({ code: 238, message: expect.stringContaining('bypassEverything') });
   });
+
+  it.each([
+    ['insertOne', { insertOne: { document: { _id: 3 }, colation: {} } }],
+    ['updateOne', { updateOne: { filter: { _id: 1 }, update: { $set: { y: 1 } }, colation: {} } }],
+    ['updateMany', { updateMany: { filter: {}, update: { $set: { y: 1 } }, colation: {} } }],
+    ['replaceOne', { replaceOne: { filter: { _id: 1 }, replacement: { y: 1 }, colation: {} } }],
+    ['deleteOne', { deleteOne: { filter: { _id: 1 }, colation: {} } }],
+    ['deleteMany', { deleteMany: { filter: {}, colation: {} } }],
+  ])("refuses a %s model's option it does not know, naming it, writing nothing", async (_name, model) => {
+    await expect(docs.bulkWrite([model])).rejects.toMatchObject({
+      code: 238,
+      message: expect.stringContaining("'colation'"),
+    });
+    expect(await docs.find({}).toArray()).toEqual([
+      { _id: 1, x: 11 },
+      { _id: 2, x: 22 },
+    ]);
+  });
 });
 
 describe('insertMany', () => {

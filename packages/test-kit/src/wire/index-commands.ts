@@ -4,6 +4,7 @@
  * refused, not ignored), `listIndexes` and `dropIndexes` (a name, a list of names, or `'*'`).
  */
 import type { Document, IndexOptions, IndexSpec } from '@store/common';
+import { KNOWN_OPTIONS } from '@store/embedded';
 import { Long } from 'bson';
 import type { CommandHandler } from './command-context';
 import { CommandError } from './errors';
@@ -11,22 +12,13 @@ import { CommandError } from './errors';
 const CANNOT_CREATE_INDEX = 67;
 const INDEX_NOT_FOUND = 27;
 
-/** The index options the engine records, and those accepted as MongoDB's bookkeeping. */
-const RECORDED = [
-  'name',
-  'unique',
-  'sparse',
-  'expireAfterSeconds',
-  'default_language',
-  'language_override',
-  'collation',
-];
+/** The index options MongoDB lists beside those the engine records (`KNOWN_OPTIONS.createIndex`): its bookkeeping. */
 const BOOKKEEPING = new Set(['key', 'v', 'background', 'textIndexVersion', '2dsphereIndexVersion', 'ns']);
 
 function indexOptions(index: Document): IndexOptions {
   const options: Document = {};
   for (const [option, value] of Object.entries(index)) {
-    if (RECORDED.includes(option)) options[option] = value;
+    if ((KNOWN_OPTIONS.createIndex as readonly string[]).includes(option)) options[option] = value;
     else if (!BOOKKEEPING.has(option)) {
       throw new CommandError(
         CANNOT_CREATE_INDEX,
