@@ -16,21 +16,12 @@ import { EmbeddedDbError } from './errors';
 import type { QueryOperator } from './in-operator';
 import { linearRegExp } from './linear-regex';
 import { someAtPath, type ValueTest } from './paths';
+import { itselfOrElement } from './query-operators';
 
 type Test = (doc: Document) => boolean;
 type Accept = (sign: number) => boolean;
 
 const isNullish = (value: unknown): boolean => value === null || value === undefined;
-
-/** The value itself, or (for an array) one of its elements, passes `test`. */
-const itselfOrElement =
-  (test: ValueTest): ValueTest =>
-  (value) => {
-    if (test(value)) return true;
-    if (!Array.isArray(value)) return false;
-    for (const element of value) if (test(element)) return true;
-    return false;
-  };
 
 const NULL_TEST: ValueTest = itselfOrElement(isNullish);
 const NEVER: ValueTest = () => false;

@@ -35,6 +35,8 @@ export const EMBEDDED_ERROR_CODES = {
   NotImplemented: 238,
   NoQueryExecutionPlans: 291,
   /** A pipeline stage that is not an object of exactly one field. */
+  /** A `let` variable named against MongoDB's rule (a lowercase or non-ASCII letter first). */
+  Location16867: 16867,
   Location40323: 40323,
   /** A pipeline stage name MongoDB does not know. */
   Location40324: 40324,

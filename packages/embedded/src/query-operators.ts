@@ -19,7 +19,7 @@ import { typeTest } from './type-operator';
 type ValueOperator = (operand: unknown) => ValueTest;
 
 /** The value itself, or (for an array) one of its elements, passes `test`. */
-const itselfOrElement =
+export const itselfOrElement =
   (test: ValueTest): ValueTest =>
   (value) => {
     if (test(value)) return true;

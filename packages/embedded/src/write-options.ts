@@ -71,18 +71,26 @@ function readsField(expression: unknown): boolean {
   return Object.entries(expression).some(([key, value]) => key !== '$literal' && readsField(value));
 }
 
-/** The values of an operation's `let`, each expression evaluated once (constants stay as given); undefined without one. */
+/** Refuses a `let` variable name MongoDB refuses (an operation's, or a `$lookup`'s). */
+export function checkVariableName(name: string): void {
+  if (!VARIABLE_NAME.test(name)) {
+    throw new EmbeddedDbError(
+      'Location16867',
+      `'${name}' starts with an invalid character for a user variable name`,
+    );
+  }
+}
+
+/**
+ * The values of an operation's `let` (a write's, a find's, an aggregation's), each expression
+ * evaluated once (constants stay as given); undefined without one.
+ */
 export function letVariables(given: unknown): Document | undefined {
   if (given === undefined || given === null) return undefined;
   if (!isPlainObject(given)) throw new EmbeddedDbError('FailedToParse', "'let' must be a document");
   const variables: Document = {};
   for (const [name, expression] of Object.entries(given)) {
-    if (!VARIABLE_NAME.test(name)) {
-      throw new EmbeddedDbError(
-        'FailedToParse',
-        `'${name}' starts with an invalid character for a user variable name`,
-      );
-    }
+    checkVariableName(name);
     if (readsField(expression)) {
       throw new EmbeddedDbError(
         'FailedToParse',

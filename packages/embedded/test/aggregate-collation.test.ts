@@ -234,7 +234,7 @@ describe('find with let', () => {
   it('refuses a let that is not a document, or names a variable badly, as MongoDB does', async () => {
     const coll = await collectionOf(WORDS);
     await expect(coll.find({}, { let: 1 as never }).toArray()).rejects.toMatchObject({ code: 9 });
-    await expect(coll.find({}, { let: { Bad: 1 } }).toArray()).rejects.toMatchObject({ code: 9 });
+    await expect(coll.find({}, { let: { Bad: 1 } }).toArray()).rejects.toMatchObject({ code: 16867 });
     await expect(coll.find({}, { let: { x: '$field' } }).toArray()).rejects.toMatchObject({ code: 9 });
   });
 });

@@ -379,8 +379,11 @@ describe('aggregate: let', () => {
     expect(out.map((d) => d._id)).toEqual([3]);
   });
 
-  it('refuses a variable name MongoDB refuses', async () => {
-    await expect(run([], { let: { Bad: 1 } })).rejects.toMatchObject({ code: 2 });
+  it('refuses a variable name MongoDB refuses, with its code (16867) and the name', async () => {
+    await expect(run([], { let: { Bad: 1 } })).rejects.toMatchObject({
+      code: 16867,
+      message: expect.stringContaining("'Bad'"),
+    });
   });
 });
 

@@ -126,8 +126,11 @@ describe('let', () => {
     expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, replaced: true });
   });
 
-  it('refuses a variable name MongoDB refuses', async () => {
-    await expect(docs.deleteOne(byLet, { let: { Id: 2 } })).rejects.toMatchObject({ code: 9 });
+  it('refuses a variable name MongoDB refuses, with its code (16867) and the name', async () => {
+    await expect(docs.deleteOne(byLet, { let: { Id: 2 } })).rejects.toMatchObject({
+      code: 16867,
+      message: expect.stringContaining("'Id'"),
+    });
   });
 
   it('refuses a let expression that reads a field: it runs before any document is read', async () => {

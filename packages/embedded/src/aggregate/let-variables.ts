@@ -1,15 +1,11 @@
 /**
- * Variables of a pipeline: the `let` option evaluated and checked, and the variables bound into
- * a `$match` filter (which the engine's filter compiler reads without variables).
+ * Variables of a pipeline bound into a `$match` filter (which the engine's filter compiler reads
+ * without variables). The `let` option itself is evaluated as every operation's is (write-options.ts).
  */
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { type Context, evalExpr } from 'mingo/core';
 import { resolve } from 'mingo/util';
-import { EmbeddedDbError } from '../errors';
 import { setOwn } from '../values';
-import { computeOptions } from './mingo-context';
-import { computing } from './pipeline-run';
 
 const SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'NOW',
@@ -23,31 +19,6 @@ const SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'SEARCH_META',
   'USER_ROLES',
 ]);
-
-/** A user variable's name as MongoDB takes it: a lowercase (or non-ASCII) letter first, then letters, digits, `_`. */
-export const isVariableName = (name: string): boolean => /^[a-z\u0080-\uffff][\w\u0080-\uffff]*$/.test(name);
-
-/** The `let` option evaluated (each value an expression with no document), checked by name. */
-export function evaluateLet(value: unknown, outer: Document, context: Context): Document {
-  if (value === undefined) return outer;
-  if (!isPlainObject(value)) throw new EmbeddedDbError('BadValue', 'let must be an object');
-  const options = computeOptions(outer, context);
-  const variables: Document = { ...outer };
-  for (const [name, expr] of Object.entries(value)) {
-    if (!isVariableName(name)) {
-      throw new EmbeddedDbError(
-        'BadValue',
-        `'${name}' starts with an invalid character for a user variable name`,
-      );
-    }
-    setOwn(
-      variables,
-      name,
-      computing('let', () => evalExpr({}, expr as never, options)),
-    );
-  }
-  return variables;
-}
 
 /**
  * `expr` (an aggregation expression) with the variables of `variables` it reads replaced by

@@ -25,8 +25,9 @@ import { EmbeddedDbError } from '../errors';
 import { pipelineAt } from '../pipeline-now';
 import { cloneValue, setOwn } from '../values';
 import type { Work } from '../work';
+import { letVariables } from '../write-options';
 import { accumulatorsOf, countedGroup, countingGroup } from './group-stage';
-import { bindFilter, evaluateLet } from './let-variables';
+import { bindFilter } from './let-variables';
 import { checkMatch } from './match-stage';
 import { computeOptions, contextOf } from './mingo-context';
 import { type AggregateOptions, notImplemented, type PipelineInput, type Run } from './pipeline-run';
@@ -62,7 +63,7 @@ export async function runPipeline(
       '$documents is only valid as the first stage of a database-level pipeline',
     );
   }
-  const variables = evaluateLet(options.let, {}, context);
+  const variables = letVariables(options.let) ?? {};
   const run: Run = {
     input,
     work,

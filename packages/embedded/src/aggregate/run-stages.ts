@@ -9,9 +9,10 @@ import { EmbeddedDbError } from '../errors';
 import { valuesAtPath } from '../paths';
 import { sortDocumentsInSlices } from '../sort-in-slices';
 import { setOwn } from '../values';
+import { checkVariableName } from '../write-options';
 import { addFieldsStage, mingoStage } from './computed-stages';
 import { groupStage } from './group-stage';
-import { bindFilter, isVariableName } from './let-variables';
+import { bindFilter } from './let-variables';
 import { checkMatch, compileLoose, matchStage } from './match-stage';
 import { computeOptions } from './mingo-context';
 import { computing, notImplemented, type Run } from './pipeline-run';
@@ -143,12 +144,7 @@ async function lookupStage(docs: Document[], spec: unknown, run: Run): Promise<D
     if (lookup.let !== undefined) {
       const vars: Document = {};
       for (const [name, expr] of Object.entries(lookup.let)) {
-        if (!isVariableName(name)) {
-          throw new EmbeddedDbError(
-            'BadValue',
-            `'${name}' starts with an invalid character for a user variable name`,
-          );
-        }
+        checkVariableName(name);
         setOwn(
           vars,
           name,
