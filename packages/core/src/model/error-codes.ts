@@ -58,6 +58,11 @@ export const ERROR_CODES = defineErrorCodes({
    * 14031, on either engine) while reads still answer; writes work again once space is freed.
    */
   disk_full: 507,
+  /**
+   * The storage engine refused a request it does not implement, naming it (the embedded engine's
+   * `NotImplemented`, 238: for example `$expr` under a resource's `collation`); never answered otherwise.
+   */
+  not_supported: 501,
   /** A bad option at `createStore` (an `OptionError`); never an HTTP answer. */
   invalid_config: 500,
 });

@@ -3,7 +3,7 @@
  * also nested routes, `$populate` / `$fill` joins, hooks' `ctx.db`, bulk reads and writes) pass
  * `maxTimeMS` and `maxExamined` on each operation that takes them, and the engines' refusals
  * become the store's answers: past the time budget 503 `query_timeout`, past the examined
- * budget 422 `budget_exceeded`.
+ * budget 422 `budget_exceeded`, a feature the engine does not implement 501 `not_supported`.
  */
 import {
   type Document,
@@ -20,6 +20,9 @@ import { hookContext } from '../hooks/hook-context';
 import type { RequestBudgets, RequestContext } from '../model/context';
 import { storeError } from '../model/error-codes';
 import { MAX_TIME_MS_EXPIRED, queryTimeout } from '../storage/driver-db';
+
+/** MongoDB's code for a feature the engine does not implement (the embedded engine names it in the message). */
+const NOT_IMPLEMENTED = 238;
 
 /** The embedded engine's name for an operation past its `maxExamined` (no MongoDB code has it). */
 const EXCEEDED_EXAMINED = 'ExceededExaminedLimit';
@@ -40,6 +43,14 @@ function budgetError(error: unknown, budgets: RequestBudgets): unknown {
   const { code, codeName } = error as { code?: unknown; codeName?: unknown };
   if (code === MAX_TIME_MS_EXPIRED) return queryTimeout(budgets.timeMS, error);
   if (codeName === EXCEEDED_EXAMINED) return examinedExceeded(budgets.examined, error);
+  if (code === NOT_IMPLEMENTED) {
+    const what = error instanceof Error ? error.message : 'the operation';
+    return storeError(
+      'not_supported',
+      `The storage engine does not implement what this request needs (${what}); ask without it, or run on MongoDB.`,
+      { cause: error },
+    );
+  }
   return error;
 }
 
