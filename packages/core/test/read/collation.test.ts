@@ -138,4 +138,23 @@ describeEngines('a resource with a collation', (engine) => {
     const byName = indexes.find((index) => index.name === 'store_name_1');
     expect(byName?.collation).toMatchObject({ locale: 'en', strength: 2 });
   });
+
+  it("replaces the resource's index when its collation changes, and back", async () => {
+    await open(undefined);
+    const collationOf = async () =>
+      (await db.collection('people').listIndexes().toArray()).find((index) => index.name === 'store_name_1')
+        ?.collation as { locale?: string; strength?: number } | undefined;
+    expect(await collationOf()).toBeUndefined();
+    await handle?.close();
+    handle = createStoreHandler({
+      db,
+      resources: { people: { collation: CASE_INSENSITIVE, indexes: ['name'] } },
+    });
+    await handle.ready;
+    expect(await collationOf()).toMatchObject({ locale: 'en', strength: 2 });
+    await handle.close();
+    handle = createStoreHandler({ db, resources: { people: { indexes: ['name'] } } });
+    await handle.ready;
+    expect(await collationOf()).toBeUndefined();
+  });
 });
