@@ -69,9 +69,31 @@ function isLeafValue(value: object): boolean {
 function omitPath(doc: PopulateDocument, path: readonly string[]): PopulateDocument {
   const [head, ...rest] = path;
   if (head === undefined || !Object.hasOwn(doc, head)) return doc;
+  if (rest.length === 0) return copyWithout(doc, (key) => key === head);
   const copy: PopulateDocument = { ...doc };
-  if (rest.length === 0) delete copy[head];
-  else copy[head] = omitIn(doc[head], rest);
+  copy[head] = omitIn(doc[head], rest);
+  return copy;
+}
+
+/**
+ * A copy of `doc` without the top-level keys `left` names, built key by key: a copy that
+ * `delete` shrinks becomes a slow dictionary object for every later read and `JSON.stringify`
+ * of it, and answers hide the store's own fields from every document they carry.
+ */
+function copyWithout(doc: PopulateDocument, left: (key: string) => boolean): PopulateDocument {
+  const copy: PopulateDocument = {};
+  for (const key of Object.keys(doc)) {
+    if (left(key)) continue;
+    // An own `__proto__` (JSON can make one) stays a field, not the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: doc[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = doc[key];
+  }
   return copy;
 }
 
@@ -87,8 +109,9 @@ function holdsHead(doc: PopulateDocument, path: string): boolean {
  * `doc` is never mutated.
  */
 export function omitFields(doc: PopulateDocument, fields: readonly string[]): PopulateDocument {
-  let out: PopulateDocument = { ...doc };
-  for (const field of fields) out = omitPath(out, field.split('.'));
+  const topLevel = fields.filter((field) => !field.includes('.'));
+  let out = copyWithout(doc, (key) => topLevel.includes(key));
+  for (const field of fields) if (field.includes('.')) out = omitPath(out, field.split('.'));
   return out;
 }
 

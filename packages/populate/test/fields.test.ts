@@ -80,4 +80,13 @@ describe('stripFields', () => {
     const doc = { a: 1 };
     expect(omitFields(doc, [])).not.toBe(doc);
   });
+
+  it('keeps the order of the fields left, and an own __proto__ field as a field', () => {
+    const doc = JSON.parse('{"_id":1,"__proto__":{"admin":true},"secret":"s","b":2,"a":3}');
+    const out = omitFields(doc, ['secret']);
+    expect(Object.keys(out)).toEqual(['_id', '__proto__', 'b', 'a']);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { admin?: unknown }).admin).toBeUndefined();
+    expect(JSON.stringify(out)).toBe('{"_id":1,"__proto__":{"admin":true},"b":2,"a":3}');
+  });
 });
