@@ -1,0 +1,98 @@
+/**
+ * An ordered index fed keys out of order (random string ids, values inserted anywhere) holds
+ * exactly the entries a full sort gives, in (value, insertion) order, whatever mix of inserts,
+ * removals, moves and reads came before: entries waiting to be merged are found by removals and
+ * moves, and every read sees them.
+ */
+import type { Document } from '@store/common';
+import { describe, expect, it } from 'vitest';
+import { compareValues, RANK } from '../src/bson-order';
+import { OrderedIndex } from '../src/ordered-index';
+
+/** A small seeded generator (mulberry32): every run tests the same cases. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return (n: number) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
+  };
+}
+
+interface Held {
+  doc: Document;
+  seq: number;
+}
+
+/** The entries a full sort of `held` gives. */
+function sorted(held: Map<string, Held>) {
+  return [...held]
+    .map(([docKey, { doc, seq }]) => ({ value: doc.v, docKey, seq }))
+    .sort((a, b) => compareValues(a.value, b.value) || a.seq - b.seq);
+}
+
+describe('an ordered index fed out of order', () => {
+  // Small thresholds, so entries wait and merge often; and the defaults (splices at this size).
+  const tunings = [
+    { spliceAtMost: 0, pendingAtLeast: 1 },
+    { spliceAtMost: 100, pendingAtLeast: 16 },
+    { spliceAtMost: 16_384, pendingAtLeast: 256 },
+  ];
+  it.each([1, 2, 3].flatMap((seed) => tunings.map((tuning) => [seed, tuning] as const)))(
+    'holds what a full sort holds after any mix of inserts, removals, moves and reads (seed %i, %o)',
+    (seed, tuning) => {
+      const int = random(seed);
+      const value = () => (int(4) === 0 ? `s${int(500)}` : int(2000) - 1000);
+      const index = new OrderedIndex('v', [], () => 0, tuning);
+      const held = new Map<string, Held>();
+      let seq = 0;
+      for (let step = 0; step < 6000; step++) {
+        const keys = [...held.keys()];
+        const roll = int(100);
+        if (roll < 60 || keys.length === 0) {
+          const docKey = `k${step}`;
+          const doc = { v: value() };
+          held.set(docKey, { doc, seq: ++seq });
+          index.add(docKey, doc, seq);
+        } else if (roll < 75) {
+          const docKey = keys[int(keys.length)] as string;
+          const { doc, seq: at } = held.get(docKey) as Held;
+          held.delete(docKey);
+          index.remove(docKey, doc, at);
+        } else if (roll < 90) {
+          const docKey = keys[int(keys.length)] as string;
+          const { doc, seq: at } = held.get(docKey) as Held;
+          // Half the moves keep the value (replaced in place), half change it.
+          const next = { v: int(2) === 0 ? doc.v : value() };
+          held.set(docKey, { doc: next, seq: at });
+          index.move(docKey, doc, next, at);
+        } else if (roll < 93) {
+          expect(index.entries).toEqual(sorted(held));
+        } else if (roll < 95 && keys.length > 20) {
+          const removed = keys.slice(0, 20).map((docKey) => {
+            const { doc, seq: at } = held.get(docKey) as Held;
+            held.delete(docKey);
+            return [docKey, doc, at] as [string, Document, number];
+          });
+          index.removeAll(removed);
+        }
+      }
+      expect(index.entries).toEqual(sorted(held));
+      expect(index.all()).toEqual([0, held.size]);
+    },
+  );
+
+  it('answers a range over entries still waiting to be merged', () => {
+    const index = new OrderedIndex('v', [], () => 0, { spliceAtMost: 0, pendingAtLeast: 100 });
+    index.add('last', { v: 100 }, 1);
+    for (let i = 0; i < 10; i++) index.add(`k${i}`, { v: i }, i + 2);
+    const [from, to] = index.span({
+      rank: RANK.number,
+      lower: { value: 3, inclusive: true },
+      upper: { value: 6, inclusive: false },
+    });
+    expect(index.entries.slice(from, to).map(({ docKey }) => docKey)).toEqual(['k3', 'k4', 'k5']);
+  });
+});
