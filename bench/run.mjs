@@ -1,8 +1,8 @@
 // pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--no-durable] [--report]
 //
 // Runs every case against every contender that has it (the store, the hand-written baseline on
-// the same engine, the mingo floor, json-server, the limit, the `store` command's own server),
-// each in its own child process, alternating contenders round by round after a warm-up, and
+// the same engine, the mingo floor, json-server 0.17 and v1, Feathers, the limit, the `store`
+// command's own server), each in its own child process, alternating contenders round by round after a warm-up, and
 // writes bench/results.json and bench/results.md (results.quick.* for --quick or --only runs). Runs against the BUILT packages: `pnpm bench`
 // at the root builds them first; `node bench/run.mjs` alone expects `pnpm build` to have run.
 // Then `packages/query`'s compile benchmark, bench/realtime-memory.mjs (what event streams
@@ -30,7 +30,16 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
-const CONTENDERS = ['store', 'baseline', 'floor', 'jsonServer', 'limit', 'storeCli'];
+const CONTENDERS = [
+  'store',
+  'baseline',
+  'floor',
+  'jsonServer',
+  'jsonServerV1',
+  'feathers',
+  'limit',
+  'storeCli',
+];
 /** On MongoDB, only the contenders on its engine: the others would measure the same as embedded. */
 const ON_MONGODB = ['store', 'baseline'];
 const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 1.5, rounds: 10 };

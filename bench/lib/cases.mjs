@@ -1,8 +1,9 @@
 // The benchmark cases: for each, the data set it runs on, the request each contender answers
 // (the store's query language, the hand-written routes of the baseline and the floor,
-// json-server's syntax; the limit and the `store` command answer the store's requests) and a
-// digest of the answer, compared across contenders before measuring so they really do the same
-// work.
+// json-server 0.17's and v1's syntaxes, Feathers'; the limit and the `store` command answer the
+// store's requests) and a digest of the answer, compared across contenders before measuring so
+// they really do the same work. A contender that cannot express a case's query is `null` there,
+// and the case's `measures` says why.
 import { encodeCursor } from '@store/query';
 import { DATASETS, INDEXED, sampleIds } from './data.mjs';
 import { roomOf } from './subscribers.mjs';
@@ -22,6 +23,21 @@ export const QUERIES = {
 /** json-server 0.17 has `_gte` but no `_gt`: `n` is an integer, so `n_gte=501` is `n:gt=500`. */
 const JSON_SERVER_FILTER = 'n_gte=501&tags_like=red%7Cblue';
 const JSON_SERVER_RANGE = 'n_gte=501&_sort=n&_order=desc&_limit=20';
+/**
+ * json-server v1: `f:op=v` filters, `_sort=-f`, and pages by `_page`/`_per_page` only (no
+ * `_limit`), answering `{ first, prev, next, last, pages, items, data }`. Its `in` compares the
+ * whole field and its `contains` reads strings only, so no filter of it matches an element of an
+ * array: `tags:in` of `list-filter` and `count` cannot be said.
+ */
+const JSON_SERVER_V1_RANGE = 'n:gte=501&_sort=-n&_page=1&_per_page=20';
+/**
+ * Feathers: `f[$op]=v`, `$sort[f]=-1`, `$limit` (a list answers `{ total, limit, skip, data }`,
+ * so `$limit=0` counts); its `$in` matches an element of an array, as the store's `tags:in` does.
+ */
+const FEATHERS_FILTER = 'n[$gt]=500&tags[$in][]=red&tags[$in][]=blue';
+const FEATHERS_RANGE = 'n[$gte]=501&$sort[n]=-1&$limit=20';
+/** Why json-server v1 sits out the `tags:in` cases. */
+const NO_V1_ARRAY_MATCH = 'json-server v1, which has no filter on an element of an array, left out';
 
 /** The body every `create` request posts. */
 export const NEW_ITEM = { name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true };
@@ -57,9 +73,20 @@ const handWritten = (spec) => ({ baseline: spec, floor: spec });
 
 const json = (body) => JSON.parse(body);
 const idOf = (doc) => doc._id ?? doc.id;
-const listDigest = (_contender, { body }) => json(body).map((doc) => doc.n);
+/** The documents of a list: a bare array, or the `data` of a page (json-server v1, Feathers). */
+const docsOf = (body) => {
+  const answer = json(body);
+  return Array.isArray(answer) ? answer : answer.data;
+};
+const listDigest = (_contender, { body }) => docsOf(body).map((doc) => doc.n);
 const populateDigest = (_contender, { body }) =>
-  json(body).map((company) => [company.name, company.employees.map((e) => idOf(e)).sort()]);
+  docsOf(body).map((company) => [company.name, company.employees.map((e) => idOf(e)).sort()]);
+/** A created document: its name, and whether it was given an id (Feathers' memory ids are numbers). */
+const createDigest = (_contender, { status, body }) => [
+  status,
+  json(body).name,
+  ['string', 'number'].includes(typeof idOf(json(body))),
+];
 const getDigest = (_contender, { status, body }) => [status, idOf(json(body)) !== undefined, json(body).name];
 
 /**
@@ -84,6 +111,8 @@ function getById(name, dataset, measures) {
     store: { requests },
     ...handWritten({ requests }),
     jsonServer: { requests },
+    jsonServerV1: { requests },
+    feathers: { requests },
     limit: { requests, paths: ids.map((id) => `/items/${id}`) },
     storeCli: { requests },
     checkPath: `/items/${ids[0]}`,
@@ -132,6 +161,8 @@ function rangeSort(name, dataset, collection, measures) {
     ...storeAndLimit({ path: `/${collection}?${QUERIES.range}` }),
     ...handWritten({ path: `/${collection}/range-sort` }),
     jsonServer: { path: `/${collection}?${JSON_SERVER_RANGE}` },
+    jsonServerV1: { path: `/${collection}?${JSON_SERVER_V1_RANGE}` },
+    feathers: { path: `/${collection}?${FEATHERS_RANGE}` },
     digest: listDigest,
   };
 }
@@ -146,29 +177,37 @@ export function buildCases() {
     {
       name: 'list-filter',
       dataset: 'items-10k',
-      measures: '`n:gt` + `tags:in` + `$sort=-n` + `$limit=20` over 10,000 items (a full scan and a sort)',
+      measures: `\`n:gt\` + \`tags:in\` + \`$sort=-n\` + \`$limit=20\` over 10,000 items (a full scan and a sort; ${NO_V1_ARRAY_MATCH})`,
       ...storeAndLimit({ path: `/items?${QUERIES.list}` }),
       ...handWritten({ path: '/items' }),
       jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_sort=n&_order=desc&_limit=20` },
+      jsonServerV1: null,
+      feathers: { path: `/items?${FEATHERS_FILTER}&$sort[n]=-1&$limit=20` },
       digest: listDigest,
     },
     {
       name: 'list-filter-100k',
       dataset: 'indexed-items-100k',
-      measures: `the \`list-filter\` query over 100,000 items whose \`n\` is indexed (\`/${INDEXED}\`; json-server, which would take seconds per request, left out)`,
+      measures: `the \`list-filter\` query over 100,000 items whose \`n\` is indexed (\`/${INDEXED}\`; json-server 0.17, which would take seconds per request, and ${NO_V1_ARRAY_MATCH}; Feathers, which sorts every document before filtering, in)`,
       ...storeAndLimit({ path: `/${INDEXED}?${QUERIES.list}` }),
       ...handWritten({ path: `/${INDEXED}` }),
+      jsonServerV1: null,
+      feathers: { path: `/${INDEXED}?${FEATHERS_FILTER}&$sort[n]=-1&$limit=20` },
       digest: listDigest,
     },
     {
       name: 'count',
       dataset: 'items-10k',
-      measures: 'the same filter with `$count=1` over 10,000 items',
+      measures: `the same filter with \`$count=1\` over 10,000 items (Feathers: \`$limit=0\`, its page's \`total\`; ${NO_V1_ARRAY_MATCH})`,
       ...storeAndLimit({ path: `/items?${QUERIES.count}` }),
       ...handWritten({ path: '/items/count' }),
       jsonServer: { path: `/items?${JSON_SERVER_FILTER}&_limit=0` },
-      digest: (contender, { headers, body }) =>
-        contender === 'jsonServer' ? Number(headers['x-total-count']) : json(body).count,
+      jsonServerV1: null,
+      feathers: { path: `/items?${FEATHERS_FILTER}&$limit=0` },
+      digest: (contender, { headers, body }) => {
+        if (contender === 'jsonServer') return Number(headers['x-total-count']);
+        return contender === 'feathers' ? json(body).total : json(body).count;
+      },
     },
     rangeSort(
       'range-sort',
@@ -187,10 +226,14 @@ export function buildCases() {
     {
       name: 'populate',
       dataset: 'companies',
-      measures: '50 companies (of 1,000) with their employees (of 10,000): `$populate=employees&$limit=50`',
+      measures:
+        '50 companies (of 1,000) with their employees (of 10,000): `$populate=employees&$limit=50` (Feathers, whose memory service has no population, left out)',
       ...storeAndLimit({ path: `/companies?${QUERIES.populate}` }),
       ...handWritten({ path: '/companies' }),
       jsonServer: { path: '/companies?_embed=employees&_sort=id&_order=asc&_limit=50' },
+      // Joins every company before paging: on `companyId`, its own foreign key (json-server-v1.mjs).
+      jsonServerV1: { path: '/companies?_embed=employees&_sort=id&_page=1&_per_page=50' },
+      feathers: null,
       digest: populateDigest,
     },
     {
@@ -202,7 +245,10 @@ export function buildCases() {
       ...storeAndLimit(post('/items')),
       ...handWritten(post('/items')),
       jsonServer: post('/items'),
-      digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
+      // json-server v1 rewrites its whole file on every write, as its command does.
+      jsonServerV1: post('/items'),
+      feathers: post('/items'),
+      digest: createDigest,
     },
     {
       name: 'create-subscribed',
@@ -217,7 +263,7 @@ export function buildCases() {
       jsonServer: null,
       // Issue 27: requests/s with the streams at least 0.8x of requests/s without.
       throughputAtLeast: 0.8,
-      digest: (_contender, { status, body }) => [status, json(body).name, typeof idOf(json(body))],
+      digest: createDigest,
     },
     selfCase(
       'total',

@@ -5,6 +5,10 @@
 // - floor: the same routes over plain mingo on plain arrays (a naive embedded store; floor.mjs);
 // - jsonServer: json-server 0.17's router on its own Express 4 app, without its `defaults()`
 //   middlewares (logger, static files, CORS, no-cache): the cheapest json-server there is;
+// - jsonServerV1: json-server v1 (1.x beta), started as its `json-server <file>` command starts it,
+//   over a temporary copy of the data set (json-server-v1.mjs);
+// - feathers: Feathers v5 on Express with one `@feathersjs/memory` service per collection
+//   (feathers.mjs);
 // - limit: a bare `node:http` server answering the store's bytes from a table (limit.mjs);
 // - storeCli: the `store` command's own server, plain `node:http` (store-cli.mjs).
 import { createRequire } from 'node:module';
@@ -13,6 +17,7 @@ import express from 'express';
 import { forJsonServer, INDEXED } from './data.mjs';
 import { floorApp } from './floor.mjs';
 import { employeesOf, handWrittenApp, joinEmployees } from './hand-written.mjs';
+import { jsonServerV1App } from './json-server-v1.mjs';
 import { limitApp } from './limit.mjs';
 import { storeCliApp } from './store-cli.mjs';
 import { storeConfig } from './store-config.mjs';
@@ -80,6 +85,12 @@ export const CONTENDERS = {
   baseline: { engine: true, start: ({ db, collections }) => baselineApp(db, collections) },
   floor: { engine: false, start: ({ collections }) => floorApp(collections) },
   jsonServer: { engine: false, start: ({ collections }) => jsonServerApp(collections) },
+  jsonServerV1: { engine: false, start: ({ collections }) => jsonServerV1App(collections) },
+  // Loaded in its own process only: the other contenders' processes stay as they were.
+  feathers: {
+    engine: false,
+    start: async ({ collections }) => (await import('./feathers.mjs')).feathersApp(collections),
+  },
   limit: { engine: true, start: ({ db, dataset }) => limitApp(db, dataset) },
   storeCli: { engine: false, start: ({ collections }) => storeCliApp(collections) },
 };

@@ -5,8 +5,25 @@ const COLUMNS = {
   storeOverBaseline: { contender: 'baseline', title: 'store/baseline' },
   storeOverFloor: { contender: 'floor', title: 'store/floor' },
   storeOverJsonServer: { contender: 'jsonServer', title: 'store/json-server' },
+  storeOverJsonServerV1: { contender: 'jsonServerV1', title: 'store/json-server v1' },
+  storeOverFeathers: { contender: 'feathers', title: 'store/feathers' },
   storeOverLimit: { contender: 'limit', title: 'store/limit' },
 };
+
+/** The projects users pick instead of the store, as the report names them. */
+const PEERS = { jsonServer: 'json-server 0.17', jsonServerV1: 'json-server v1', feathers: 'Feathers' };
+
+/** The cases that only read: against the best peer they have the higher target. */
+const READ_CASES = [
+  'get-by-id',
+  'get-by-id-100k',
+  'list-filter',
+  'list-filter-100k',
+  'count',
+  'range-sort',
+  'range-sort-indexed',
+  'populate',
+];
 
 /**
  * Targets of issue 19, as ratios (at least): per case where they differ, `*` for every other
@@ -16,10 +33,17 @@ const TARGETS = {
   storeOverBaseline: { '*': 0.95 },
   storeOverFloor: { 'list-filter': 3, count: 3, 'range-sort-indexed': 3 },
   storeOverJsonServer: { 'list-filter': 10, count: 10, 'range-sort-indexed': 10, 'range-sort': 3, '*': 1.5 },
+  storeOverJsonServerV1: {},
+  storeOverFeathers: {},
   storeOverLimit: {},
   /** The `store` command's own server (plain `node:http`) / the limit. */
   storeCliOverLimit: { 'get-by-id': 0.5 },
+  /** The store / the fastest of the peers that run the case, round by round. */
+  storeOverBestPeer: { ...Object.fromEntries(READ_CASES.map((name) => [name, 2])), '*': 1 },
 };
+
+/** The titles of the ratios that are not a column of the table. */
+const TITLES = { storeCliOverLimit: 'store-cli/limit', storeOverBestPeer: 'store/best peer' };
 
 /** Time at scale / time at the smaller size (store), at most `atMost`. */
 const SCALINGS = [
@@ -80,11 +104,36 @@ const verdict = (value, target, atMost = false) => {
   return (atMost ? value <= target : value >= target) ? ' ✅' : ' ❌';
 };
 
+/**
+ * The store against the fastest of the peers that run the case: `peer` the one the store leads
+ * by the least (as in the table's columns), `ratio` the median over rounds of the store / the
+ * fastest peer of that round (the ratio of the totals for results without rounds); `null`
+ * without a peer.
+ */
+export function bestPeer(c) {
+  const peers = Object.keys(PEERS).filter((name) => c.rps[name] !== null && c.rps[name] !== undefined);
+  if (peers.length === 0) return null;
+  const peer = peers.reduce((best, name) => (storeOver(c, name) < storeOver(c, best) ? name : best));
+  const rounds = peers.map((name) => c.roundRatios?.[name] ?? []);
+  const length = rounds[0].length;
+  const everyRound = length > 0 && rounds.every((each) => each.length === length);
+  const ratio = everyRound
+    ? median(Array.from({ length }, (_, i) => Math.min(...rounds.map((each) => each[i]))))
+    : storeOver(c, peer);
+  return { peer, ratio };
+}
+
 function ratiosOf(c) {
   const ratios = Object.fromEntries(
     Object.entries(COLUMNS).map(([kind, { contender }]) => [kind, storeOver(c, contender)]),
   );
-  return { ...ratios, storeCliOverLimit: storeCliOverLimit(c) };
+  const best = bestPeer(c);
+  return {
+    ...ratios,
+    storeCliOverLimit: storeCliOverLimit(c),
+    storeOverBestPeer: best?.ratio ?? null,
+    bestPeer: best?.peer ?? null,
+  };
 }
 
 /** The targets a case misses, one line each. */
@@ -94,7 +143,7 @@ function missedBy(c) {
     const value = c.ratios[kind];
     const target = targetOf(kind, c.name);
     if (value !== null && value !== undefined && target !== null && value < target) {
-      missed.push(`${c.name}: ${COLUMNS[kind]?.title ?? 'store-cli/limit'} ${fixed(value)}`);
+      missed.push(`${c.name}: ${COLUMNS[kind]?.title ?? TITLES[kind]} ${fixed(value)}`);
     }
   }
   if (c.check !== 'ok') missed.push(`${c.name}: answers differ (${c.check})`);
@@ -225,7 +274,7 @@ function spreadLine(cases) {
 }
 
 /** The contenders of the table's requests/s and p99 columns. */
-const MEASURED = ['store', 'baseline', 'floor', 'jsonServer', 'limit'];
+const MEASURED = ['store', 'baseline', 'floor', 'jsonServer', 'jsonServerV1', 'feathers', 'limit'];
 
 function caseRows(cases) {
   return cases.map((c) => {
@@ -253,6 +302,29 @@ function targetWords(kind) {
   if (other !== undefined) parts.push(`>= ${other} ${parts.length === 0 ? 'on every case' : 'elsewhere'}`);
   return parts.length === 0 ? 'reported' : parts.join(', ');
 }
+
+/** The store against the fastest peer, per case that runs one, and its target. */
+function bestPeerLines(cases) {
+  return cases
+    .filter((c) => c.ratios.bestPeer !== null && c.ratios.bestPeer !== undefined)
+    .map((c) => {
+      const { bestPeer: peer, storeOverBestPeer: value } = c.ratios;
+      const target = targetOf('storeOverBestPeer', c.name);
+      const others = Object.keys(PEERS).filter(
+        (name) => name !== peer && c.rps[name] !== null && c.rps[name] !== undefined,
+      );
+      const also = others.map((name) => `${PEERS[name]} ${whole(c.rps[name])}`).join(', ');
+      return (
+        `- \`${c.name}\` store / best peer (${PEERS[peer]}, ${whole(c.rps[peer])} req/s${also ? `; ${also}` : ''}) ` +
+        `(>= ${target}): **${fixed(value)}**${verdict(value, target)}`
+      );
+    });
+}
+
+/** The best-peer target in words: the read cases' and the others'. */
+const bestPeerTargetWords = () =>
+  `store/best peer (the fastest of ${Object.values(PEERS).join(', ')} on the case) >= ${TARGETS.storeOverBestPeer[READ_CASES[0]]} ` +
+  `on every read case (${READ_CASES.join(', ')}), >= ${TARGETS.storeOverBestPeer['*']} on every case`;
 
 /** The `store` command's server against the limit, per case that runs it. */
 function storeCliLines(cases) {
@@ -328,9 +400,9 @@ export function markdown(summary, meta, findings) {
     '',
     `Targets: ${Object.entries(COLUMNS)
       .map(([kind, { title }]) => `${title} ${targetWords(kind)}`)
-      .join('; ')}.`,
+      .join('; ')}; ${bestPeerTargetWords()}.`,
     '',
-    `| case | store rps | baseline rps | floor rps | json-server rps | limit rps | p99 ms (store / baseline / floor / json-server / limit) | ${titles.join(' | ')} |`,
+    `| case | store rps | baseline rps | floor rps | json-server rps | json-server v1 rps | feathers rps | limit rps | p99 ms (store / baseline / floor / json-server / json-server v1 / feathers / limit) | ${titles.join(' | ')} |`,
     `| --- | ${[...MEASURED, 'p99', ...titles].map(() => '---:').join(' | ')} |`,
     ...caseRows(cases),
     '',
@@ -338,6 +410,7 @@ export function markdown(summary, meta, findings) {
       ({ label, value, atMost }) =>
         `- ${label} (store, <= ${atMost}): **${fixed(value)}**${verdict(value, atMost, true)}`,
     ),
+    ...bestPeerLines(cases),
     ...storeCliLines(cases),
     compile
       ? `- \`@store/query\` compiles / \`api-query-params\` compiles (>= ${COMPILE_OVER_AQP}): **${fixed(compile.ratio)}**` +

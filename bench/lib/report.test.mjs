@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdLine, markdown, median, quartiles, summarize } from './report.mjs';
+import { bestPeer, holdLine, markdown, median, quartiles, summarize } from './report.mjs';
 
 const META = {
   quick: false,
@@ -92,10 +92,26 @@ describe('summarize', () => {
     ]);
     const text = markdown(summary, META, '');
     expect(text).toContain(
-      '| get-by-id | 90 | 100 | - | 30 | - | 1 / 1 / - / - / - | 0.97 ✅ | - | 3.00 ✅ | - |',
+      '| get-by-id | 90 | 100 | - | 30 | - | - | - | 1 / 1 / - / - / - / - / - | 0.97 ✅ | - | 3.00 ✅ | - | - | - |',
     );
     expect(text).toContain('- store/baseline round by round, lower to upper quartile: get-by-id 0.96-1.00');
     expect(text).toContain('Every target is met.');
+  });
+
+  it('prints json-server v1 and Feathers in their own columns, requests/s, p99 and ratio', () => {
+    const summary = summarize([
+      {
+        ...aCase(
+          'range-sort',
+          { store: 600, baseline: 620, jsonServer: 40, jsonServerV1: 100, feathers: 200 },
+          { baseline: [1, 1], jsonServer: [15, 15], jsonServerV1: [6, 6], feathers: [3, 3] },
+        ),
+        p99ms: { store: 2, baseline: 2, jsonServer: 90, jsonServerV1: 40, feathers: 20 },
+      },
+    ]);
+    expect(markdown(summary, META, '')).toContain(
+      '| range-sort | 600 | 620 | - | 40 | 100 | 200 | - | 2 / 2 / - / 90 / 40 / 20 / - | 1.00 ✅ | - | 15.00 ✅ | 6.00 | 3.00 | - |',
+    );
   });
 
   it('rates a case with idle streams by its throughput against the store without them', () => {
@@ -131,6 +147,89 @@ describe('summarize', () => {
     expect(markdown(summary, META, '')).toContain(
       '- realtime memory (`node bench/realtime-memory.mjs`): failed, the store server exited (1)',
     );
+  });
+});
+
+describe('the store against the best of json-server 0.17, json-server v1 and Feathers', () => {
+  const PEERS_RPS = { store: 100, baseline: 100, jsonServer: 25, jsonServerV1: 45, feathers: 50 };
+
+  it('rates the store against the fastest peer of each round and names the fastest overall', () => {
+    const rounds = {
+      baseline: [1, 1, 1],
+      jsonServer: [4, 4, 4],
+      jsonServerV1: [3, 1.5, 2.5],
+      feathers: [2.2, 2.1, 1.8],
+    };
+    const c = aCase('get-by-id', PEERS_RPS, rounds);
+    // Round by round the fastest peer: 2.2 (Feathers), 1.5 (json-server v1), 1.8 (Feathers).
+    expect(bestPeer(c)).toEqual({ peer: 'feathers', ratio: 1.8 });
+    const summary = summarize([c]);
+    expect(summary.cases[0].ratios).toMatchObject({ storeOverBestPeer: 1.8, bestPeer: 'feathers' });
+    expect(summary.missed).toEqual(['get-by-id: store/best peer 1.80']);
+    expect(markdown(summary, META, '')).toContain(
+      '- `get-by-id` store / best peer (Feathers, 50 req/s; json-server 0.17 25, json-server v1 45) (>= 2): **1.80** ❌',
+    );
+  });
+
+  it('holds every read case to 2x the best peer and a write case to 1x', () => {
+    // json-server 0.17 far behind (its own targets met): the best peer is json-server v1.
+    const at = (ratio) => ({
+      baseline: [1],
+      jsonServer: [20],
+      jsonServerV1: [ratio],
+      feathers: [ratio * 3],
+    });
+    const cases = [
+      'get-by-id',
+      'get-by-id-100k',
+      'list-filter',
+      'list-filter-100k',
+      'count',
+      'range-sort',
+      'range-sort-indexed',
+      'populate',
+    ].map((name) => aCase(name, PEERS_RPS, at(1.5)));
+    const { missed } = summarize([...cases, aCase('create', PEERS_RPS, at(1.5))]);
+    expect(missed).toEqual(cases.map(({ name }) => `${name}: store/best peer 1.50`));
+    const met = summarize([aCase('count', PEERS_RPS, at(2)), aCase('create', PEERS_RPS, at(1))]);
+    expect(met.missed).toEqual([]);
+    expect(summarize([aCase('create', PEERS_RPS, at(0.9))]).missed).toEqual(['create: store/best peer 0.90']);
+  });
+
+  it('states both targets in the report and prints a met one', () => {
+    const summary = summarize([
+      aCase('create', PEERS_RPS, { baseline: [1], jsonServer: [3], jsonServerV1: [1.2], feathers: [2] }),
+    ]);
+    const text = markdown(summary, META, '');
+    expect(text).toContain(
+      'store/best peer (the fastest of json-server 0.17, json-server v1, Feathers on the case) >= 2 on every read case ' +
+        '(get-by-id, get-by-id-100k, list-filter, list-filter-100k, count, range-sort, range-sort-indexed, populate), >= 1 on every case.',
+    );
+    expect(text).toContain(
+      '- `create` store / best peer (json-server v1, 45 req/s; json-server 0.17 25, Feathers 50) (>= 1): **1.20** ✅',
+    );
+    expect(text).toContain('Every target is met.');
+  });
+
+  it('leaves out the peers that do not run a case, and a case that none runs', () => {
+    const populate = aCase(
+      'populate',
+      { store: 90, baseline: 90, jsonServer: 3, jsonServerV1: 1, feathers: null },
+      { baseline: [1, 1], jsonServer: [30, 28], jsonServerV1: [90, 95] },
+    );
+    const total = aCase('total', { store: 90, reference: 100 }, { reference: [0.9] });
+    expect(bestPeer(populate)).toEqual({ peer: 'jsonServer', ratio: 29 });
+    expect(bestPeer(total)).toBeNull();
+    const text = markdown(summarize([populate, total]), META, '');
+    expect(text).toContain(
+      '- `populate` store / best peer (json-server 0.17, 3 req/s; json-server v1 1) (>= 2): **29.00** ✅',
+    );
+    expect(text).not.toContain('`total` store / best peer');
+  });
+
+  it('falls back to the totals when the peers have no rounds', () => {
+    const c = aCase('count', { store: 100, jsonServer: 20, feathers: 40 });
+    expect(bestPeer(c)).toEqual({ peer: 'feathers', ratio: 2.5 });
   });
 });
 
