@@ -39,7 +39,7 @@ async function answerResource(
     const route = routeFor(match.kind, request.method);
     const started = await storage.current();
     const session = found === undefined ? await findSession(request, started) : found;
-    const base = await withBudgets(
+    const budgeted = withBudgets(
       createContext(
         request,
         options,
@@ -49,10 +49,13 @@ async function answerResource(
         session,
       ),
     );
+    // Awaited only when a budget function answered a promise: most requests wait for nothing.
+    const base = budgeted instanceof Promise ? await budgeted : budgeted;
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
     const result = await route(ctx);
-    const text = result.data === undefined ? undefined : await answerText(ctx, result.data);
+    const answered = result.data === undefined ? undefined : answerText(ctx, result.data);
+    const text = answered instanceof Promise ? await answered : answered;
     return withEtag(request, respond(result, text), result.revision !== undefined);
   } catch (error) {
     return renderError(error, options.logger, options.dialects.foreign);

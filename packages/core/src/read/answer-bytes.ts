@@ -155,6 +155,18 @@ function* write(
   out.add('}');
 }
 
+/** A container written in one call: a document without relations, or any answer that holds few. */
+function inOneCall(data: unknown[] | Record<string, unknown>, relations: boolean): boolean {
+  return relations ? holdsFew(data) : !Array.isArray(data);
+}
+
+/** `data` in one `JSON.stringify` call, refused past `limit` bytes. */
+function oneCall(data: unknown, limit: number): JsonText {
+  const text = jsonText(data);
+  if (text.bytes > limit) throw answerTooLarge(limit);
+  return text;
+}
+
 /** How {@link jsonWithin} writes: whether the answer carries relations, the slice (0: a pause at every look at the clock, for tests). */
 interface Writing {
   readonly relations?: boolean;
@@ -164,25 +176,32 @@ interface Writing {
 /**
  * `data` as `JSON.stringify` gives it, with its byte length; past `limit` bytes, 422
  * `budget_exceeded` naming `budgets.answerBytes`, thrown once the pieces written so far pass it.
- * Serialized in slices of about {@link SLICE_MS}.
+ * Serialized in slices of about {@link SLICE_MS}: at once (no promise) when it takes less than
+ * one, as most answers do.
  */
-export async function jsonWithin(
+function textWithin(
   data: unknown,
   limit: number,
-  { relations = true, sliceMs = SLICE_MS }: Writing = {},
-): Promise<JsonText> {
+  { relations = true, sliceMs = SLICE_MS }: Writing,
+): JsonText | Promise<JsonText> {
+  if (!isContainer(data) || inOneCall(data, relations)) return oneCall(data, limit);
   const out = new Pieces(limit, sliceMs);
-  const levels = relations ? RELATION_LEVELS : PAGE_LEVELS;
-  // One document without relations, or any answer that holds few: one call.
-  if (!isContainer(data) || (relations ? holdsFew(data) : !Array.isArray(data))) {
-    out.add(JSON.stringify(data) ?? 'null');
-    return out.done();
-  }
-  for (const _pause of write(out, data, 0, levels)) {
+  const steps = write(out, data, 0, relations ? RELATION_LEVELS : PAGE_LEVELS);
+  return steps.next().done ? out.done() : inSlices(out, steps);
+}
+
+/** The rest of `steps` once its first slice is over: a pause before each next slice. */
+async function inSlices(out: Pieces, steps: Generator<void>): Promise<JsonText> {
+  do {
     await nextTurn();
     out.resume();
-  }
+  } while (!steps.next().done);
   return out.done();
+}
+
+/** {@link textWithin}, always as a promise. */
+export async function jsonWithin(data: unknown, limit: number, writing: Writing = {}): Promise<JsonText> {
+  return textWithin(data, limit, writing);
 }
 
 /**
@@ -193,5 +212,5 @@ export async function jsonWithin(
 export function answerText(ctx: RequestContext, data: unknown): JsonText | Promise<JsonText> {
   const limit = ctx.budgets?.answerBytes;
   if (limit === undefined || ctx.operation !== 'read') return jsonText(data);
-  return jsonWithin(data, limit, { relations: wantsRelations(ctx) });
+  return textWithin(data, limit, { relations: wantsRelations(ctx) });
 }
