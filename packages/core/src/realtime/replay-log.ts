@@ -24,14 +24,47 @@ interface Kept {
   readonly bytes: number;
 }
 
-/** Bytes a document holds, as BSON (what it weighs in MongoDB, near what it weighs here). */
-function documentBytes(doc: Document | null | undefined): number {
-  if (doc === null || doc === undefined) return 0;
-  try {
-    return calculateObjectSize(doc);
-  } catch {
-    return JSON.stringify(doc)?.length ?? 0;
+/** Bytes a value of a document holds, about as BSON counts them, walked without encoding it. */
+function approximateBytes(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return 5 + value.length;
+    case 'object':
+      return value === null ? 0 : objectBytes(value);
+    case 'boolean':
+      return 1;
+    case 'undefined':
+      return 0;
+    default:
+      return 8;
   }
+}
+
+function objectBytes(value: object): number {
+  if (Array.isArray(value)) {
+    let bytes = 5;
+    for (const item of value) bytes += 2 + approximateBytes(item);
+    return bytes;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    let bytes = 5;
+    for (const key in value)
+      bytes += 2 + key.length + approximateBytes((value as Record<string, unknown>)[key]);
+    return bytes;
+  }
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  // BSON's own types (Binary, ObjectId, Decimal128...), dates, regular expressions: as BSON weighs them.
+  try {
+    return calculateObjectSize({ value }) - 12;
+  } catch {
+    return 16;
+  }
+}
+
+/** Bytes a document holds, about its BSON size (what it weighs in MongoDB, near what it weighs here). */
+function documentBytes(doc: Document | null | undefined): number {
+  return doc === null || doc === undefined ? 0 : approximateBytes(doc);
 }
 
 export class ReplayLog {
