@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { QUERIES } from './lib/cases.mjs';
 import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
+import { microsecondsPerCall } from './lib/microseconds.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const [beforeTree, ...names] = process.argv.slice(2);
@@ -54,12 +55,6 @@ const packagesOf = async (tree) => ({
 });
 const built = { before: await packagesOf(TREES.before), now: await packagesOf(TREES.now) };
 
-async function time(calls, call) {
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) await call(i);
-  return Number(process.hrtime.bigint() - started) / 1000 / calls;
-}
-
 async function run(name) {
   const { dataset, calls, call } = CASES[name];
   const data = DATASETS[dataset]();
@@ -84,7 +79,7 @@ async function run(name) {
   const spent = { before: 0, now: 0 };
   for (let round = 0; round < ROUNDS * BLOCKS; round++) {
     for (const side of round % 2 === 0 ? ['now', 'before'] : ['before', 'now']) {
-      spent[side] += await time(block, (i) => handlers[side](call(ids, i)));
+      spent[side] += await microsecondsPerCall(block, (i) => handlers[side](call(ids, i)));
     }
   }
   const us = (side) => (spent[side] / (ROUNDS * BLOCKS)).toFixed(1);

@@ -14,6 +14,7 @@ import { compileQuery } from '@store/query';
 import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
 import { companiesWithEmployees } from './lib/contenders.mjs';
 import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
+import { microsecondsPerCall } from './lib/microseconds.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -98,12 +99,6 @@ const CASES = {
   },
 };
 
-async function time(calls, call) {
-  const started = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) await call(i);
-  return Number(process.hrtime.bigint() - started) / 1000 / calls;
-}
-
 async function run(name) {
   const { dataset, calls, make } = CASES[name];
   const db = await loaded(dataset);
@@ -121,8 +116,8 @@ async function run(name) {
   const spent = { store: 0, baseline: 0 };
   const side = process.env.SIDE;
   for (let round = 0; round < ROUNDS * BLOCKS; round++) {
-    if (side !== 'baseline') spent.store += await time(block, (i) => store(handler, i));
-    if (side !== 'store') spent.baseline += await time(block, baseline);
+    if (side !== 'baseline') spent.store += await microsecondsPerCall(block, (i) => store(handler, i));
+    if (side !== 'store') spent.baseline += await microsecondsPerCall(block, baseline);
   }
   const [storeUs, baselineUs] = [spent.store, spent.baseline].map((total) => total / (ROUNDS * BLOCKS));
   const ratio = (baselineUs / storeUs).toFixed(2);
