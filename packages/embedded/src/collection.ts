@@ -110,6 +110,12 @@ type CandidateOrder = 'insertion' | 'sortedById' | 'any';
 
 /** Candidates pinned to at most this many (or 4x the page) are sorted outright rather than walked from an index. */
 const SORT_OUTRIGHT_AT_MOST = 1000;
+/**
+ * A sorted walk gives up, for a scan and a sort, after this many entries without a full page
+ * (or this many per document of the page, when more): past it, matches are too rare for the walk.
+ */
+const WALK_TRIAL_AT_LEAST = 1024;
+const WALK_TRIAL_PER_DOCUMENT = 16;
 /** Documents deleteMany removes at once: one pass over each ordered index, one journal record. */
 const REMOVE_AT_ONCE = 512;
 /** Documents an `_id` lookup reads in one go. */
@@ -532,7 +538,7 @@ export class EmbeddedCollection implements StoreCollection {
     compiled: CompiledFilter,
     options: FindOptions,
     work: Work,
-  ): Promise<Document[]> | undefined {
+  ): Promise<Document[] | undefined> | undefined {
     const { sort, limit } = options;
     const skip = options.skip ?? 0;
     if (!isPlainObject(sort) || compiled.near || typeof limit !== 'number' || limit <= 0) return undefined;
@@ -562,6 +568,8 @@ export class EmbeddedCollection implements StoreCollection {
       rest: others.length > 0 ? Object.fromEntries(others) : undefined,
       docOf: (key: string) => this.#docs.get(key),
       test: (doc: Document) => compiled.test(doc),
+      trial: Math.max(WALK_TRIAL_AT_LEAST, WALK_TRIAL_PER_DOCUMENT * need),
+      unique: field === '_id',
     };
     return walkSorted(walk, work);
   }
@@ -594,8 +602,9 @@ export class EmbeddedCollection implements StoreCollection {
     const work = this.#work(options);
     const compiled = compileFilter(filter, this.#indexes, variables, collation);
     const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
-    if (walking !== undefined) {
-      return readDocumentsInSlices(await walking, undefined, { ...options, sort: undefined }, work);
+    const walked = walking === undefined ? undefined : await walking;
+    if (walked !== undefined) {
+      return readDocumentsInSlices(walked, undefined, { ...options, sort: undefined }, work);
     }
     // In natural order, a page ends the scan once it is full.
     const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;

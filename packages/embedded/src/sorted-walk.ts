@@ -4,6 +4,11 @@
  * sort keys, then insertion order (in either direction), as the sort would order them. It runs
  * in slices (`work.ts`): before its first pause it copies what is left of the span (the index's
  * entries move when documents are written), so it reads the collection as it was when it began.
+ *
+ * A walk pays off when matches come early; for a filter few documents match it tests them all in
+ * index order, several times slower than a scan. So it gives up after `trial` entries without a
+ * full page (answering `undefined`): the caller scans and sorts instead, having spent at most
+ * that trial.
  */
 import type { Document } from '@store/common';
 import { compareValues } from './bson-order';
@@ -23,6 +28,10 @@ export interface SortedWalk {
   rest: Record<string, 1 | -1> | undefined;
   docOf: (key: string) => Document | undefined;
   test: (doc: Document) => boolean;
+  /** Entries walked without filling the page after which the walk gives up. */
+  trial: number;
+  /** No two entries hold equal values (`_id`): no ties to group. */
+  unique: boolean;
 }
 
 /** An entry of the walk, its document read when the walk copied it. */
@@ -31,9 +40,9 @@ interface Copied {
   doc: Document | undefined;
 }
 
-/** The first `need` documents of the walk (see the module comment), sort order. */
-export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document[]> {
-  const { index, direction, need, rest, docOf, test } = walk;
+/** The first `need` documents of the walk (see the module comment), sort order; `undefined` once past its trial. */
+export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document[] | undefined> {
+  const { index, direction, need, rest, docOf, test, trial, unique } = walk;
   const [from, to] = walk.span;
   const count = to - from;
   const entries = index.entries;
@@ -51,9 +60,14 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
     group = [];
   };
   let k = 0;
-  /** Walks on until the page is full or the span ends (true), or the slice is over (false). */
+  let gaveUp = false;
+  /** Walks on until the page is full, the span ends or the trial is over (true), or the slice is over (false). */
   const step = (): boolean => {
     for (; k < count; k++) {
+      if (k >= trial && out.length < need) {
+        gaveUp = true;
+        return true;
+      }
       let value: unknown;
       let doc: Document | undefined;
       if (copied === undefined) {
@@ -63,15 +77,23 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
       } else {
         ({ value, doc } = copied[k - copiedFrom] as Copied);
       }
-      if (k === 0) groupValue = value;
-      else if (compareValues(value, groupValue) !== 0) {
-        flush();
-        if (out.length >= need) return true;
-        groupValue = value;
-      }
-      if (doc !== undefined) {
-        work.examine();
-        if (test(doc)) group.push(doc);
+      if (unique) {
+        // Each entry is a group of its own: no comparison with the one before.
+        if (doc !== undefined) {
+          work.examine();
+          if (test(doc) && out.push(doc) >= need) return true;
+        }
+      } else {
+        if (k === 0) groupValue = value;
+        else if (compareValues(value, groupValue) !== 0) {
+          flush();
+          if (out.length >= need) return true;
+          groupValue = value;
+        }
+        if (doc !== undefined) {
+          work.examine();
+          if (test(doc)) group.push(doc);
+        }
       }
       if (work.tick()) {
         k += 1;
@@ -91,5 +113,5 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
     return true;
   };
   await runInSlices(work, step);
-  return out.slice(0, need);
+  return gaveUp ? undefined : out.slice(0, need);
 }
