@@ -1,4 +1,4 @@
-// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--no-durable] [--report]
+// pnpm bench [--quick] [--only=case,case] [--profile] [--no-compile] [--no-memory] [--no-hold] [--no-durable] [--no-scale] [--report]
 //
 // Runs every case against every contender that has it (the store, the hand-written baseline on
 // the same engine, the mingo floor, json-server 0.17 and v1, Feathers, the limit, the `store`
@@ -11,7 +11,10 @@
 // a few minutes, ~1 minute with --quick; with --only, only when it names `hold`; `--no-hold` skips it)
 // and bench/durable.mjs (the durable write table against the fsync floor, and `store import`'s
 // documents/s; a few minutes, ~1 minute with --quick; with --only, only when it names `durable`;
-// `--no-durable` skips it).
+// `--no-durable` skips it) and bench/scale.mjs (the scale table: start-up, RSS per document and
+// requests/s of `store serve` and json-server at 100,000 and 1,000,000 documents; about 5 minutes,
+// 10,000 and 100,000 documents with --quick; with --only, only when it names `scale`; `--no-scale`
+// skips it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -239,6 +242,15 @@ function holdBench() {
 /** bench/durable.mjs's figures. */
 const durableBench = () => childBench('durable');
 
+/** bench/scale.mjs's figures. */
+const scaleBench = () => childBench('scale');
+
+/** results.md's section of bench/scale.mjs, after the rest. */
+const withScale = (table, scale) =>
+  scale === undefined
+    ? table
+    : `${table}\n## Scale (bench/scale.mjs)\n\n${scale.error ? `failed: ${scale.error}\n` : scale.markdown}`;
+
 /** results.md's section of bench/durable.mjs, after the rest. */
 const withDurable = (table, durable) =>
   durable === undefined
@@ -255,13 +267,13 @@ const git = (...gitArgs) => {
 
 /** `--report`: rewrites results.md from results.json and findings.md, measuring nothing. */
 function rewriteReport() {
-  const { meta, cases, compile, realtime, hold, durable } = JSON.parse(
+  const { meta, cases, compile, realtime, hold, durable, scale } = JSON.parse(
     readFileSync(here('./results.json'), 'utf8'),
   );
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
   const table = markdown(summarize(cases, compile, realtime, hold), meta, findings);
-  writeFileSync(here('./results.md'), withDurable(table, durable));
+  writeFileSync(here('./results.md'), withScale(withDurable(table, durable), scale));
 }
 
 async function main() {
@@ -299,6 +311,7 @@ async function main() {
   const realtime = realtimeMemory();
   const hold = holdBench();
   const durable = durableBench();
+  const scale = scaleBench();
   const order = cases.map((c) => c.name);
   results.sort(
     (a, b) =>
@@ -319,10 +332,10 @@ async function main() {
   };
   const findingsPath = here('./findings.md');
   const findings = existsSync(findingsPath) ? readFileSync(findingsPath, 'utf8') : '';
-  const table = withDurable(markdown(summary, meta, findings), durable);
+  const table = withScale(withDurable(markdown(summary, meta, findings), durable), scale);
   // Only a full run replaces the committed table; quick and partial runs write results.quick.*.
   const stem = quick || only ? './results.quick' : './results';
-  writeFileSync(here(`${stem}.json`), `${JSON.stringify({ meta, ...summary, durable }, null, 2)}\n`);
+  writeFileSync(here(`${stem}.json`), `${JSON.stringify({ meta, ...summary, durable, scale }, null, 2)}\n`);
   writeFileSync(here(`${stem}.md`), table);
   console.log(`\n${table}`);
   if (profileDir) console.log(`CPU profiles of every contender process: ${profileDir}`);

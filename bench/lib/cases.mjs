@@ -18,6 +18,10 @@ export const QUERIES = {
    * 0..9,999) scaled to these items, whose `n` is 0..999: half the documents match.
    */
   range: 'n:gte=501&$sort=-n&$limit=20',
+  /** An unindexed equality on `n` (0..999): 7 of the 10,000 items, fewer than the page. */
+  equality: 'n=42&$limit=20',
+  /** A substring of `name` (`item-<i>`): 19 of the 10,000 items (`item-999`, `item-1999`, ...). */
+  contains: 'name:contains=999&$limit=20',
 };
 
 /** json-server 0.17 has `_gte` but no `_gt`: `n` is an integer, so `n_gte=501` is `n:gt=500`. */
@@ -36,6 +40,24 @@ const JSON_SERVER_V1_RANGE = 'n:gte=501&_sort=-n&_page=1&_per_page=20';
  */
 const FEATHERS_FILTER = 'n[$gt]=500&tags[$in][]=red&tags[$in][]=blue';
 const FEATHERS_RANGE = 'n[$gte]=501&$sort[n]=-1&$limit=20';
+/** The equality and contains cases in json-server 0.17's, v1's and Feathers' syntaxes. */
+const PEER_EQUALITY = {
+  jsonServer: 'n=42&_limit=20',
+  jsonServerV1: 'n=42&_page=1&_per_page=20',
+  feathers: 'n=42&$limit=20',
+};
+/**
+ * json-server 0.17's `_like` is a case-insensitive regular expression, v1's `contains` a
+ * case-insensitive substring; Feathers' memory service matches by `$regex` (the `operators` it
+ * is given, feathers.mjs): `999` means the same substring in each.
+ */
+const PEER_CONTAINS = {
+  jsonServer: 'name_like=999&_limit=20',
+  jsonServerV1: 'name:contains=999&_page=1&_per_page=20',
+  feathers: 'name[$regex]=999&$limit=20',
+};
+/** Why the hand-written contenders sit out a case: their routes run the other cases' queries only. */
+const NO_HAND_WRITTEN = 'the hand-written baseline and floor, which have no route for it, left out';
 /** Why json-server v1 sits out the `tags:in` cases. */
 const NO_V1_ARRAY_MATCH = 'json-server v1, which has no filter on an element of an array, left out';
 
@@ -66,8 +88,12 @@ function postToRooms(path) {
   };
 }
 
-/** The store's request, also the limit's (which answers the store's bytes for it). */
-const storeAndLimit = (spec) => ({ store: spec, limit: spec });
+/**
+ * The store's request: the store mounted in Express, the `store` command's own server (`store
+ * serve`, which answers `id` for `_id`: the digests read either) and the limit (which answers the
+ * store's bytes for it).
+ */
+const storeAndLimit = (spec) => ({ store: spec, storeCli: spec, limit: spec });
 /** The hand-written routes' request: the same-engine baseline's and the mingo floor's. */
 const handWritten = (spec) => ({ baseline: spec, floor: spec });
 
@@ -88,6 +114,18 @@ const createDigest = (_contender, { status, body }) => [
   ['string', 'number'].includes(typeof idOf(json(body))),
 ];
 const getDigest = (_contender, { status, body }) => [status, idOf(json(body)) !== undefined, json(body).name];
+/** A page that holds every match: their ids, sorted (the contenders order them each their own way). */
+const matchesDigest = (_contender, { status, body }) => [
+  status,
+  docsOf(body)
+    .map((doc) => idOf(doc))
+    .sort(),
+];
+/** A patched document: its id, its name and the patched field. */
+const patchDigest = (_contender, { status, body }) => {
+  const doc = json(body);
+  return [status, idOf(doc) !== undefined, doc.name, doc.price];
+};
 
 /**
  * `GET /items/<id>` for every contender (the `store` command's server too), walking a fixed
@@ -117,6 +155,68 @@ function getById(name, dataset, measures) {
     storeCli: { requests },
     checkPath: `/items/${ids[0]}`,
     digest: getDigest,
+  };
+}
+
+/** The body every `patch` request sends: one field. */
+export const PATCH = { price: 1.5 };
+
+/**
+ * `PATCH /items/<id>` of `PATCH`, walking the ids of `get-by-id`'s sample of `dataset`, one per
+ * request, per connection: the store (both servers) and the peers; the limit has no answer
+ * table for a PATCH, and the hand-written routes no PATCH route.
+ */
+function patchById(name, dataset, measures) {
+  const ids = sampleIds(DATASETS[dataset]().items);
+  const request = {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(PATCH),
+  };
+  const spec = {
+    ...request,
+    requests: [
+      {
+        ...request,
+        setupRequest: (each, context) => {
+          context.i = ((context.i ?? -1) + 1) % ids.length;
+          return { ...each, path: `/items/${ids[context.i]}` };
+        },
+      },
+    ],
+  };
+  return {
+    name,
+    dataset,
+    measures,
+    writes: true,
+    store: spec,
+    storeCli: spec,
+    baseline: null,
+    floor: null,
+    jsonServer: spec,
+    // json-server v1 rewrites its whole file on every write, as its command does.
+    jsonServerV1: spec,
+    feathers: spec,
+    limit: null,
+    checkPath: `/items/${ids[0]}`,
+    digest: patchDigest,
+  };
+}
+
+/** A read whose matches fit in one page, in the store's syntax and each peer's. */
+function pageOfMatches(name, measures, storeQuery, peers) {
+  return {
+    name,
+    dataset: 'items-10k',
+    measures,
+    ...storeAndLimit({ path: `/items?${storeQuery}` }),
+    baseline: null,
+    floor: null,
+    jsonServer: { path: `/items?${peers.jsonServer}` },
+    jsonServerV1: { path: `/items?${peers.jsonServerV1}` },
+    feathers: { path: `/items?${peers.feathers}` },
+    digest: matchesDigest,
   };
 }
 
@@ -221,6 +321,18 @@ export function buildCases() {
       INDEXED,
       `the same over the same 10,000 items as \`/${INDEXED}\`, whose \`n\` is indexed`,
     ),
+    pageOfMatches(
+      'equality',
+      `\`n=42&$limit=20\` over 10,000 items, \`n\` not indexed (a full scan; its 7 matches fit the page; ${NO_HAND_WRITTEN})`,
+      QUERIES.equality,
+      PEER_EQUALITY,
+    ),
+    pageOfMatches(
+      'contains',
+      `\`name:contains=999&$limit=20\` over 10,000 items (a case-insensitive substring, a full scan; its 19 matches fit the page; json-server 0.17 \`name_like=999\`, v1 \`name:contains=999\`, Feathers \`name[$regex]=999\`; ${NO_HAND_WRITTEN})`,
+      QUERIES.contains,
+      PEER_CONTAINS,
+    ),
     getById('get-by-id', 'items-1k', '`GET /items/<id>` over 1,000 items, walking 1,000 sampled ids'),
     getById('get-by-id-100k', 'items-100k', 'the same over 100,000 items (an id lookup must not scan)'),
     {
@@ -250,6 +362,11 @@ export function buildCases() {
       feathers: post('/items'),
       digest: createDigest,
     },
+    patchById(
+      'patch',
+      'items-10k',
+      `\`PATCH /items/<id>\` of one field (\`{"price":1.5}\`) over 10,000 items, walking 1,000 sampled ids (${NO_HAND_WRITTEN}; the limit, which has no PATCH answers, too)`,
+    ),
     {
       name: 'create-subscribed',
       dataset: 'items-10k',

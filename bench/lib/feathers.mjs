@@ -4,7 +4,8 @@
 // (`{ default: 10, max: 50 }`: a list answers `{ total, limit, skip, data }`). Its query syntax is
 // `f[$gt]=v`, `f[$in][]=v`, `$sort[f]=-1`, `$limit`, `$skip`, `$select`, `$or`; the memory
 // service has no population, and matches a substring only by `$regex` once an app lists it in
-// the service's `operators` (none of the cases asks for one).
+// the service's `operators`, as Feathers' documentation shows (`['$regex']`): listed here, for
+// the `contains` case (`name[$regex]=999`).
 
 import express, { errorHandler, json, rest } from '@feathersjs/express';
 import { feathers } from '@feathersjs/feathers';
@@ -12,6 +13,9 @@ import { MemoryService } from '@feathersjs/memory';
 
 /** The pagination `feathers generate` writes into a new app's configuration. */
 const PAGINATE = { default: 10, max: 50 };
+
+/** The operators allowed besides Feathers' own (`$in`, `$nin`, `$lt`, ..., `$or`). */
+const OPERATORS = ['$regex'];
 
 /** The numeric fields of the data sets, which a query string gives as strings. */
 const NUMBERS = ['n', 'price', 'salary'];
@@ -49,7 +53,7 @@ export async function feathersApp(collections) {
   app.configure(rest());
   for (const [name, docs] of Object.entries(collections)) {
     const store = Object.fromEntries(docs.map((doc) => [doc._id, doc]));
-    app.use(name, new MemoryService({ id: '_id', paginate: PAGINATE, store }));
+    app.use(name, new MemoryService({ id: '_id', paginate: PAGINATE, operators: OPERATORS, store }));
     app.service(name).hooks({ before: { find: [numericQuery] } });
   }
   app.use(errorHandler({ logger: false }));

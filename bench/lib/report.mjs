@@ -17,6 +17,8 @@ const PEERS = { jsonServer: 'json-server 0.17', jsonServerV1: 'json-server v1', 
 const READ_CASES = [
   'get-by-id',
   'get-by-id-100k',
+  'equality',
+  'contains',
   'list-filter',
   'list-filter-100k',
   'count',
@@ -38,12 +40,18 @@ const TARGETS = {
   storeOverLimit: {},
   /** The `store` command's own server (plain `node:http`) / the limit. */
   storeCliOverLimit: { 'get-by-id': 0.5 },
-  /** The store / the fastest of the peers that run the case, round by round. */
+  /**
+   * The store as its `store serve` command serves it / the fastest of the peers that run the
+   * case, round by round (the store in Express where `store serve` did not run the case).
+   */
   storeOverBestPeer: { ...Object.fromEntries(READ_CASES.map((name) => [name, 2])), '*': 1 },
 };
 
 /** The titles of the ratios that are not a column of the table. */
-const TITLES = { storeCliOverLimit: 'store-cli/limit', storeOverBestPeer: 'store/best peer' };
+const TITLES = { storeCliOverLimit: 'store-cli/limit', storeOverBestPeer: 'store serve/best peer' };
+
+/** The servers of the store the best-peer ratio is taken of, as the report names them. */
+const SUBJECTS = { storeCli: 'store serve', store: 'the store in Express' };
 
 /** Time at scale / time at the smaller size (store), at most `atMost`. */
 const SCALINGS = [
@@ -87,14 +95,28 @@ function storeOver(c, contender) {
   return ratio(c.rps.store, c.rps[contender]);
 }
 
-/** The `store` command's server / the limit, round by round: (store/limit) / (store/storeCli). */
-function storeCliOverLimit(c) {
-  const overLimit = c.roundRatios?.limit;
-  const overCli = c.roundRatios?.storeCli;
-  if (!(overLimit?.length > 0 && overCli?.length === overLimit.length))
-    return ratio(c.rps.storeCli, c.rps.limit);
-  return median(overLimit.map((value, i) => value / overCli[i]));
+/**
+ * `subject`'s round-by-round ratios to `contender`: the store's as measured, the `store`
+ * command's (`storeCli`) as (store/contender) / (store/storeCli); none without both.
+ */
+function roundsOver(c, subject, contender) {
+  const overContender = c.roundRatios?.[contender] ?? [];
+  if (subject === 'store') return overContender;
+  const overSubject = c.roundRatios?.[subject] ?? [];
+  if (!(overContender.length > 0 && overSubject.length === overContender.length)) return [];
+  return overContender.map((value, i) => value / overSubject[i]);
 }
+
+/** `subject` / `contender`: the median of the round-by-round ratios, else the ratio of the totals. */
+function over(c, subject, contender) {
+  const rounds = roundsOver(c, subject, contender);
+  return rounds.length > 0 ? median(rounds) : ratio(c.rps[subject], c.rps[contender]);
+}
+
+/** The `store` command's server / the limit, round by round: (store/limit) / (store/storeCli). */
+const storeCliOverLimit = (c) => over(c, 'storeCli', 'limit');
+
+const ran = (c, contender) => c.rps[contender] !== null && c.rps[contender] !== undefined;
 
 const fixed = (value, digits = 2) => (value === null || value === undefined ? '-' : value.toFixed(digits));
 const whole = (value) =>
@@ -105,22 +127,23 @@ const verdict = (value, target, atMost = false) => {
 };
 
 /**
- * The store against the fastest of the peers that run the case: `peer` the one the store leads
- * by the least (as in the table's columns), `ratio` the median over rounds of the store / the
- * fastest peer of that round (the ratio of the totals for results without rounds); `null`
- * without a peer.
+ * The store against the fastest of the peers that run the case. `subject` is the store's server
+ * compared: by default the `store serve` command's (`storeCli`) when it ran the case, else the
+ * store in Express. `peer` is the one the subject leads by the least, `ratio` the median over
+ * rounds of the subject / the fastest peer of that round (the ratio of the totals for results
+ * without rounds); `null` without a peer, or when the subject did not run the case.
  */
-export function bestPeer(c) {
-  const peers = Object.keys(PEERS).filter((name) => c.rps[name] !== null && c.rps[name] !== undefined);
-  if (peers.length === 0) return null;
-  const peer = peers.reduce((best, name) => (storeOver(c, name) < storeOver(c, best) ? name : best));
-  const rounds = peers.map((name) => c.roundRatios?.[name] ?? []);
+export function bestPeer(c, subject = ran(c, 'storeCli') ? 'storeCli' : 'store') {
+  const peers = Object.keys(PEERS).filter((name) => ran(c, name));
+  if (peers.length === 0 || !ran(c, subject)) return null;
+  const peer = peers.reduce((best, name) => (over(c, subject, name) < over(c, subject, best) ? name : best));
+  const rounds = peers.map((name) => roundsOver(c, subject, name));
   const length = rounds[0].length;
   const everyRound = length > 0 && rounds.every((each) => each.length === length);
   const ratio = everyRound
     ? median(Array.from({ length }, (_, i) => Math.min(...rounds.map((each) => each[i]))))
-    : storeOver(c, peer);
-  return { peer, ratio };
+    : over(c, subject, peer);
+  return { subject, peer, ratio };
 }
 
 function ratiosOf(c) {
@@ -128,13 +151,24 @@ function ratiosOf(c) {
     Object.entries(COLUMNS).map(([kind, { contender }]) => [kind, storeOver(c, contender)]),
   );
   const best = bestPeer(c);
+  // The store in Express against the same peers, reported beside `store serve`'s.
+  const express = best?.subject === 'storeCli' ? bestPeer(c, 'store') : best;
   return {
     ...ratios,
     storeCliOverLimit: storeCliOverLimit(c),
     storeOverBestPeer: best?.ratio ?? null,
     bestPeer: best?.peer ?? null,
+    bestPeerSubject: best?.subject ?? null,
+    expressOverBestPeer: express?.ratio ?? null,
+    expressBestPeer: express?.peer ?? null,
   };
 }
+
+/** A ratio's title in the targets missed: the best-peer one names the store's server it rates. */
+const titleOf = (kind, c) =>
+  kind === 'storeOverBestPeer' && c.ratios.bestPeerSubject === 'store'
+    ? `${SUBJECTS.store}/best peer`
+    : (COLUMNS[kind]?.title ?? TITLES[kind]);
 
 /** The targets a case misses, one line each. */
 function missedBy(c) {
@@ -143,7 +177,7 @@ function missedBy(c) {
     const value = c.ratios[kind];
     const target = targetOf(kind, c.name);
     if (value !== null && value !== undefined && target !== null && value < target) {
-      missed.push(`${c.name}: ${COLUMNS[kind]?.title ?? TITLES[kind]} ${fixed(value)}`);
+      missed.push(`${c.name}: ${titleOf(kind, c)} ${fixed(value)}`);
     }
   }
   if (c.check !== 'ok') missed.push(`${c.name}: answers differ (${c.check})`);
@@ -274,7 +308,16 @@ function spreadLine(cases) {
 }
 
 /** The contenders of the table's requests/s and p99 columns. */
-const MEASURED = ['store', 'baseline', 'floor', 'jsonServer', 'jsonServerV1', 'feathers', 'limit'];
+const MEASURED = [
+  'store',
+  'storeCli',
+  'baseline',
+  'floor',
+  'jsonServer',
+  'jsonServerV1',
+  'feathers',
+  'limit',
+];
 
 function caseRows(cases) {
   return cases.map((c) => {
@@ -303,33 +346,39 @@ function targetWords(kind) {
   return parts.length === 0 ? 'reported' : parts.join(', ');
 }
 
-/** The store against the fastest peer, per case that runs one, and its target. */
+/**
+ * The store against the fastest peer, per case that runs one, and its target: `store serve`'s
+ * ratio, then the store in Express's for information (or the latter alone, against the target,
+ * where `store serve` did not run the case).
+ */
 function bestPeerLines(cases) {
   return cases
     .filter((c) => c.ratios.bestPeer !== null && c.ratios.bestPeer !== undefined)
     .map((c) => {
-      const { bestPeer: peer, storeOverBestPeer: value } = c.ratios;
+      const { bestPeer: peer, storeOverBestPeer: value, bestPeerSubject: subject } = c.ratios;
       const target = targetOf('storeOverBestPeer', c.name);
-      const others = Object.keys(PEERS).filter(
-        (name) => name !== peer && c.rps[name] !== null && c.rps[name] !== undefined,
-      );
+      const others = Object.keys(PEERS).filter((name) => name !== peer && ran(c, name));
       const also = others.map((name) => `${PEERS[name]} ${whole(c.rps[name])}`).join(', ');
+      const express =
+        subject === 'store'
+          ? ` (${SUBJECTS.storeCli} did not run it)`
+          : `; ${SUBJECTS.store} / best peer (${PEERS[c.ratios.expressBestPeer]}): ${fixed(c.ratios.expressOverBestPeer)}`;
       return (
-        `- \`${c.name}\` store / best peer (${PEERS[peer]}, ${whole(c.rps[peer])} req/s${also ? `; ${also}` : ''}) ` +
-        `(>= ${target}): **${fixed(value)}**${verdict(value, target)}`
+        `- \`${c.name}\` ${SUBJECTS[subject]} / best peer (${PEERS[peer]}, ${whole(c.rps[peer])} req/s${also ? `; ${also}` : ''}) ` +
+        `(>= ${target}): **${fixed(value)}**${verdict(value, target)}${express}`
       );
     });
 }
 
 /** The best-peer target in words: the read cases' and the others'. */
 const bestPeerTargetWords = () =>
-  `store/best peer (the fastest of ${Object.values(PEERS).join(', ')} on the case) >= ${TARGETS.storeOverBestPeer[READ_CASES[0]]} ` +
-  `on every read case (${READ_CASES.join(', ')}), >= ${TARGETS.storeOverBestPeer['*']} on every case`;
+  `store serve/best peer (the store as the \`store serve\` command serves it, in memory / the fastest of ${Object.values(PEERS).join(', ')} on the case) ` +
+  `>= ${TARGETS.storeOverBestPeer[READ_CASES[0]]} on every read case (${READ_CASES.join(', ')}), >= ${TARGETS.storeOverBestPeer['*']} on every case`;
 
-/** The `store` command's server against the limit, per case that runs it. */
+/** The `store` command's server against the limit, per case that runs both. */
 function storeCliLines(cases) {
   return cases
-    .filter((c) => c.rps.storeCli !== null && c.rps.storeCli !== undefined)
+    .filter((c) => ran(c, 'storeCli') && ran(c, 'limit'))
     .map((c) => {
       const target = targetOf('storeCliOverLimit', c.name);
       return (
@@ -397,12 +446,14 @@ export function markdown(summary, meta, findings) {
     `per contender after ${meta.warmup} s of warm-up, contenders alternating. Absolute figures are noisy on a`,
     'shared machine; the ratios, measured in the same run, are what count. Requests/s are over all rounds;',
     'each ratio is the median of the round-by-round ratios (a round runs the contenders back to back).',
+    '`store` is the store mounted in Express (the `store/...` columns), `store serve` the store as its',
+    '`store serve` command serves it, in memory (plain `node:http`; the best-peer target).',
     '',
     `Targets: ${Object.entries(COLUMNS)
       .map(([kind, { title }]) => `${title} ${targetWords(kind)}`)
       .join('; ')}; ${bestPeerTargetWords()}.`,
     '',
-    `| case | store rps | baseline rps | floor rps | json-server rps | json-server v1 rps | feathers rps | limit rps | p99 ms (store / baseline / floor / json-server / json-server v1 / feathers / limit) | ${titles.join(' | ')} |`,
+    `| case | store rps | store serve rps | baseline rps | floor rps | json-server rps | json-server v1 rps | feathers rps | limit rps | p99 ms (store / store serve / baseline / floor / json-server / json-server v1 / feathers / limit) | ${titles.join(' | ')} |`,
     `| --- | ${[...MEASURED, 'p99', ...titles].map(() => '---:').join(' | ')} |`,
     ...caseRows(cases),
     '',

@@ -70,6 +70,22 @@ describe('summarize', () => {
     expect(missed).toEqual(['get-by-id: store-cli/limit 0.45']);
   });
 
+  it("prints the store command's server against the limit only in the cases that run both", () => {
+    const summary = summarize([
+      aCase(
+        'equality',
+        { store: 10, storeCli: 20, jsonServer: 1, limit: 40 },
+        { storeCli: [0.5, 0.5], jsonServer: [10, 10], limit: [0.25, 0.25] },
+      ),
+      aCase('patch', { store: 10, storeCli: 20, jsonServer: 1 }, { storeCli: [0.5], jsonServer: [10] }),
+    ]);
+    const text = markdown(summary, META, '');
+    expect(text).toContain(
+      "- `equality` through the `store` command's own server (plain `node:http`): 20 req/s, / limit: **0.50**; through Express (the store): / limit 0.25",
+    );
+    expect(text).not.toContain("`patch` through the `store` command's own server");
+  });
+
   it('compares list-filter at 100,000 documents with list-filter at 10,000', () => {
     const { scalings, missed } = summarize([
       aCase('list-filter', { store: 100, baseline: 100, jsonServer: 10 }),
@@ -92,25 +108,35 @@ describe('summarize', () => {
     ]);
     const text = markdown(summary, META, '');
     expect(text).toContain(
-      '| get-by-id | 90 | 100 | - | 30 | - | - | - | 1 / 1 / - / - / - / - / - | 0.97 ✅ | - | 3.00 ✅ | - | - | - |',
+      '| get-by-id | 90 | - | 100 | - | 30 | - | - | - | 1 / - / 1 / - / - / - / - / - | 0.97 ✅ | - | 3.00 ✅ | - | - | - |',
     );
     expect(text).toContain('- store/baseline round by round, lower to upper quartile: get-by-id 0.96-1.00');
     expect(text).toContain('Every target is met.');
   });
 
-  it('prints json-server v1 and Feathers in their own columns, requests/s, p99 and ratio', () => {
+  it('prints store serve, json-server v1 and Feathers in their own columns, requests/s, p99 and ratio', () => {
     const summary = summarize([
       {
         ...aCase(
           'range-sort',
-          { store: 600, baseline: 620, jsonServer: 40, jsonServerV1: 100, feathers: 200 },
-          { baseline: [1, 1], jsonServer: [15, 15], jsonServerV1: [6, 6], feathers: [3, 3] },
+          { store: 600, storeCli: 900, baseline: 620, jsonServer: 40, jsonServerV1: 100, feathers: 200 },
+          {
+            storeCli: [0.66, 0.66],
+            baseline: [1, 1],
+            jsonServer: [15, 15],
+            jsonServerV1: [6, 6],
+            feathers: [3, 3],
+          },
         ),
-        p99ms: { store: 2, baseline: 2, jsonServer: 90, jsonServerV1: 40, feathers: 20 },
+        p99ms: { store: 2, storeCli: 1, baseline: 2, jsonServer: 90, jsonServerV1: 40, feathers: 20 },
       },
     ]);
-    expect(markdown(summary, META, '')).toContain(
-      '| range-sort | 600 | 620 | - | 40 | 100 | 200 | - | 2 / 2 / - / 90 / 40 / 20 / - | 1.00 ✅ | - | 15.00 ✅ | 6.00 | 3.00 | - |',
+    const text = markdown(summary, META, '');
+    expect(text).toContain(
+      '| case | store rps | store serve rps | baseline rps | floor rps | json-server rps | json-server v1 rps | feathers rps | limit rps | p99 ms (store / store serve / baseline / floor / json-server / json-server v1 / feathers / limit) |',
+    );
+    expect(text).toContain(
+      '| range-sort | 600 | 900 | 620 | - | 40 | 100 | 200 | - | 2 / 1 / 2 / - / 90 / 40 / 20 / - | 1.00 ✅ | - | 15.00 ✅ | 6.00 | 3.00 | - |',
     );
   });
 
@@ -150,38 +176,84 @@ describe('summarize', () => {
   });
 });
 
-describe('the store against the best of json-server 0.17, json-server v1 and Feathers', () => {
-  const PEERS_RPS = { store: 100, baseline: 100, jsonServer: 25, jsonServerV1: 45, feathers: 50 };
+describe('the store, as `store serve` serves it, against the best of json-server 0.17, json-server v1 and Feathers', () => {
+  const PEERS_RPS = {
+    store: 100,
+    storeCli: 100,
+    baseline: 100,
+    jsonServer: 25,
+    jsonServerV1: 45,
+    feathers: 50,
+  };
+  /** Round ratios where `store serve` answers as fast as the store in Express (store/storeCli 1). */
+  const sameServers = (rounds) => ({ ...rounds, storeCli: rounds.baseline.map(() => 1) });
 
-  it('rates the store against the fastest peer of each round and names the fastest overall', () => {
+  it("rates store serve against the fastest peer of each round, from the store's round ratios", () => {
+    // store serve twice as fast as the store in Express in every round (store/storeCli 0.5).
     const rounds = {
+      storeCli: [0.5, 0.5, 0.5],
       baseline: [1, 1, 1],
-      jsonServer: [4, 4, 4],
-      jsonServerV1: [3, 1.5, 2.5],
-      feathers: [2.2, 2.1, 1.8],
+      jsonServer: [2, 2, 2],
+      jsonServerV1: [1.5, 0.75, 1.25],
+      feathers: [1.1, 1.05, 0.9],
     };
-    const c = aCase('get-by-id', PEERS_RPS, rounds);
-    // Round by round the fastest peer: 2.2 (Feathers), 1.5 (json-server v1), 1.8 (Feathers).
-    expect(bestPeer(c)).toEqual({ peer: 'feathers', ratio: 1.8 });
+    const c = aCase('get-by-id', { ...PEERS_RPS, storeCli: 200 }, rounds);
+    // store serve / peer, round by round: json-server v1 3, 1.5, 2.5; Feathers 2.2, 2.1, 1.8;
+    // the fastest peer of each round 2.2 (Feathers), 1.5 (json-server v1), 1.8 (Feathers).
+    expect(bestPeer(c)).toMatchObject({ subject: 'storeCli', peer: 'feathers' });
+    expect(bestPeer(c).ratio).toBeCloseTo(1.8);
+    // The store in Express: 1.1, 0.75, 0.9.
+    expect(bestPeer(c, 'store')).toMatchObject({ subject: 'store', peer: 'feathers', ratio: 0.9 });
     const summary = summarize([c]);
-    expect(summary.cases[0].ratios).toMatchObject({ storeOverBestPeer: 1.8, bestPeer: 'feathers' });
-    expect(summary.missed).toEqual(['get-by-id: store/best peer 1.80']);
+    expect(summary.cases[0].ratios).toMatchObject({
+      bestPeer: 'feathers',
+      bestPeerSubject: 'storeCli',
+      expressOverBestPeer: 0.9,
+      expressBestPeer: 'feathers',
+    });
+    expect(summary.missed).toEqual(['get-by-id: store serve/best peer 1.80']);
     expect(markdown(summary, META, '')).toContain(
-      '- `get-by-id` store / best peer (Feathers, 50 req/s; json-server 0.17 25, json-server v1 45) (>= 2): **1.80** ❌',
+      '- `get-by-id` store serve / best peer (Feathers, 50 req/s; json-server 0.17 25, json-server v1 45) (>= 2): **1.80** ❌; ' +
+        'the store in Express / best peer (Feathers): 0.90',
     );
   });
 
-  it('holds every read case to 2x the best peer and a write case to 1x', () => {
+  it('holds store serve to the target, and only reports the store in Express beside it', () => {
+    // store serve 1.2x Feathers, the store in Express 0.8x of it: the target (>= 1) is met.
+    const create = aCase(
+      'create',
+      { ...PEERS_RPS, storeCli: 150 },
+      { storeCli: [0.6667], baseline: [1], jsonServer: [3], jsonServerV1: [2], feathers: [0.8] },
+    );
+    const summary = summarize([create]);
+    expect(summary.missed).toEqual([]);
+    expect(markdown(summary, META, '')).toContain(
+      '- `create` store serve / best peer (Feathers, 50 req/s; json-server 0.17 25, json-server v1 45) (>= 1): **1.20** ✅; ' +
+        'the store in Express / best peer (Feathers): 0.80',
+    );
+    // The other way round (store serve the slower of the two): missed, by store serve's ratio.
+    const slower = aCase(
+      'create',
+      { ...PEERS_RPS, storeCli: 60 },
+      { storeCli: [1.5], baseline: [1], jsonServer: [3], jsonServerV1: [2], feathers: [1.2] },
+    );
+    expect(summarize([slower]).missed).toEqual(['create: store serve/best peer 0.80']);
+  });
+
+  it('holds every read case, equality and contains included, to 2x the best peer and a write case to 1x', () => {
     // json-server 0.17 far behind (its own targets met): the best peer is json-server v1.
-    const at = (ratio) => ({
-      baseline: [1],
-      jsonServer: [20],
-      jsonServerV1: [ratio],
-      feathers: [ratio * 3],
-    });
+    const at = (ratio) =>
+      sameServers({
+        baseline: [1],
+        jsonServer: [20],
+        jsonServerV1: [ratio],
+        feathers: [ratio * 3],
+      });
     const cases = [
       'get-by-id',
       'get-by-id-100k',
+      'equality',
+      'contains',
       'list-filter',
       'list-filter-100k',
       'count',
@@ -189,47 +261,81 @@ describe('the store against the best of json-server 0.17, json-server v1 and Fea
       'range-sort-indexed',
       'populate',
     ].map((name) => aCase(name, PEERS_RPS, at(1.5)));
-    const { missed } = summarize([...cases, aCase('create', PEERS_RPS, at(1.5))]);
-    expect(missed).toEqual(cases.map(({ name }) => `${name}: store/best peer 1.50`));
-    const met = summarize([aCase('count', PEERS_RPS, at(2)), aCase('create', PEERS_RPS, at(1))]);
+    const writes = ['create', 'patch'].map((name) => aCase(name, PEERS_RPS, at(1.5)));
+    const { missed } = summarize([...cases, ...writes]);
+    expect(missed).toEqual(cases.map(({ name }) => `${name}: store serve/best peer 1.50`));
+    const met = summarize([
+      aCase('equality', PEERS_RPS, at(2)),
+      aCase('contains', PEERS_RPS, at(2)),
+      aCase('patch', PEERS_RPS, at(1)),
+    ]);
     expect(met.missed).toEqual([]);
-    expect(summarize([aCase('create', PEERS_RPS, at(0.9))]).missed).toEqual(['create: store/best peer 0.90']);
+    expect(summarize([aCase('patch', PEERS_RPS, at(0.9))]).missed).toEqual([
+      'patch: store serve/best peer 0.90',
+    ]);
   });
 
-  it('states both targets in the report and prints a met one', () => {
+  it('states both targets in the report, on store serve, and prints a met one', () => {
     const summary = summarize([
-      aCase('create', PEERS_RPS, { baseline: [1], jsonServer: [3], jsonServerV1: [1.2], feathers: [2] }),
+      aCase(
+        'create',
+        PEERS_RPS,
+        sameServers({ baseline: [1], jsonServer: [3], jsonServerV1: [1.2], feathers: [2] }),
+      ),
     ]);
     const text = markdown(summary, META, '');
     expect(text).toContain(
-      'store/best peer (the fastest of json-server 0.17, json-server v1, Feathers on the case) >= 2 on every read case ' +
-        '(get-by-id, get-by-id-100k, list-filter, list-filter-100k, count, range-sort, range-sort-indexed, populate), >= 1 on every case.',
+      'store serve/best peer (the store as the `store serve` command serves it, in memory / the fastest of json-server 0.17, json-server v1, Feathers on the case) ' +
+        '>= 2 on every read case (get-by-id, get-by-id-100k, equality, contains, list-filter, list-filter-100k, count, range-sort, range-sort-indexed, populate), ' +
+        '>= 1 on every case.',
     );
     expect(text).toContain(
-      '- `create` store / best peer (json-server v1, 45 req/s; json-server 0.17 25, Feathers 50) (>= 1): **1.20** ✅',
+      '- `create` store serve / best peer (json-server v1, 45 req/s; json-server 0.17 25, Feathers 50) (>= 1): **1.20** ✅; ' +
+        'the store in Express / best peer (json-server v1): 1.20',
     );
     expect(text).toContain('Every target is met.');
+  });
+
+  it('falls back to the store in Express, named so, where store serve did not run the case', () => {
+    const populate = aCase(
+      'populate',
+      { store: 90, baseline: 90, jsonServer: 3, jsonServerV1: 1, feathers: null },
+      { baseline: [1, 1], jsonServer: [1.5, 1.4], jsonServerV1: [90, 95] },
+    );
+    expect(bestPeer(populate)).toEqual({ subject: 'store', peer: 'jsonServer', ratio: 1.45 });
+    expect(bestPeer(populate, 'storeCli')).toBeNull();
+    const summary = summarize([populate]);
+    expect(summary.missed).toEqual([
+      'populate: store/json-server 1.45',
+      'populate: the store in Express/best peer 1.45',
+    ]);
+    expect(markdown(summary, META, '')).toContain(
+      '- `populate` the store in Express / best peer (json-server 0.17, 3 req/s; json-server v1 1) (>= 2): **1.45** ❌ (store serve did not run it)',
+    );
   });
 
   it('leaves out the peers that do not run a case, and a case that none runs', () => {
     const populate = aCase(
       'populate',
-      { store: 90, baseline: 90, jsonServer: 3, jsonServerV1: 1, feathers: null },
-      { baseline: [1, 1], jsonServer: [30, 28], jsonServerV1: [90, 95] },
+      { store: 90, storeCli: 90, baseline: 90, jsonServer: 3, jsonServerV1: 1, feathers: null },
+      { storeCli: [1, 1], baseline: [1, 1], jsonServer: [30, 28], jsonServerV1: [90, 95] },
     );
     const total = aCase('total', { store: 90, reference: 100 }, { reference: [0.9] });
-    expect(bestPeer(populate)).toEqual({ peer: 'jsonServer', ratio: 29 });
+    expect(bestPeer(populate)).toEqual({ subject: 'storeCli', peer: 'jsonServer', ratio: 29 });
     expect(bestPeer(total)).toBeNull();
     const text = markdown(summarize([populate, total]), META, '');
     expect(text).toContain(
-      '- `populate` store / best peer (json-server 0.17, 3 req/s; json-server v1 1) (>= 2): **29.00** ✅',
+      '- `populate` store serve / best peer (json-server 0.17, 3 req/s; json-server v1 1) (>= 2): **29.00** ✅; ' +
+        'the store in Express / best peer (json-server 0.17): 29.00',
     );
-    expect(text).not.toContain('`total` store / best peer');
+    expect(text).not.toContain('`total` store serve / best peer');
+    expect(text).not.toContain('`total` the store in Express / best peer');
   });
 
   it('falls back to the totals when the peers have no rounds', () => {
-    const c = aCase('count', { store: 100, jsonServer: 20, feathers: 40 });
-    expect(bestPeer(c)).toEqual({ peer: 'feathers', ratio: 2.5 });
+    const c = aCase('count', { store: 100, storeCli: 150, jsonServer: 20, feathers: 40 });
+    expect(bestPeer(c)).toEqual({ subject: 'storeCli', peer: 'feathers', ratio: 3.75 });
+    expect(bestPeer(c, 'store')).toEqual({ subject: 'store', peer: 'feathers', ratio: 2.5 });
   });
 });
 

@@ -5,10 +5,16 @@
 // only public way in, and it is what a user runs. Its rate limits (on by default in the command)
 // are turned off by a config file: the load generator is one client at thousands of requests a
 // second, which the limits would answer 429 (what is measured is the server, not the limiter).
+// The same file declares the resources the Express-mounted store declares (store-config.mjs:
+// `companies`' `employees` relation, the index on `indexed-items`' `n`), so both servers answer
+// the same requests with the same work. Everything else is the command's default: the
+// json-server and simple-rest dialects on, and the primary key shown and read as `id` (the
+// cases' digests read `id` or `_id`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@store/cli';
+import { RESOURCES } from './store-config.mjs';
 
 /** `store serve`'s start-up line with the address it listens on. */
 const SERVING = /^store serving http:\/\/[^\s]+:(\d+)$/;
@@ -19,7 +25,7 @@ export async function storeCliApp(collections) {
   const seed = join(dir, 'seed.json');
   writeFileSync(seed, JSON.stringify(collections));
   const config = join(dir, 'store.config.mjs');
-  writeFileSync(config, 'export default { rateLimit: false };\n');
+  writeFileSync(config, `export default ${JSON.stringify({ rateLimit: false, resources: RESOURCES })};\n`);
   let stop;
   const stopped = new Promise((resolve) => {
     stop = resolve;
