@@ -54,8 +54,9 @@ import { CollectionIndexes, type KeyMemo } from './indexes';
 import { checkOptions, refuseChangeStreams } from './known-options';
 import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
-import { naturalPageEnd, readDocuments, readDocumentsInSlices } from './read-documents';
+import { naturalPageEnd, readDocuments, readDocumentsInSlices, sortedPageEnd } from './read-documents';
 import { type Entry, type Matched, scanInSlices } from './scan';
+import { FirstDocuments } from './sort-documents';
 import { sortInSlices } from './sort-in-slices';
 import { walkSorted } from './sorted-walk';
 import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
@@ -605,6 +606,21 @@ export class EmbeddedCollection implements StoreCollection {
     const walked = walking === undefined ? undefined : await walking;
     if (walked !== undefined) {
       return readDocumentsInSlices(walked, undefined, { ...options, sort: undefined }, work);
+    }
+    // A sorted page: the scan keeps only the documents that are among the first so far.
+    const sortedNeed = sortedPageEnd(options, compiled.near);
+    if (sortedNeed !== undefined) {
+      const first = new FirstDocuments(
+        options.sort as Record<string, 1 | -1>,
+        sortedNeed,
+        collation?.compare,
+      );
+      const scanning = this.#scanFilter(filter, order, compiled, work, ([, doc]) => {
+        first.offer(doc);
+        return false;
+      });
+      if (scanning) await scanning;
+      return readDocumentsInSlices(first.documents, undefined, options, work, collation?.compare);
     }
     // In natural order, a page ends the scan once it is full.
     const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;

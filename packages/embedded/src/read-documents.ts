@@ -10,7 +10,7 @@ import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError, toBadValue } from './errors';
 import { distanceToField } from './geo-operators';
-import { sortDocuments, type ValueOrder } from './sort-documents';
+import { SELECT_AT_MOST, sortDocuments, type ValueOrder } from './sort-documents';
 import { SORT_AT_ONCE, sortDocumentsInSlices, sortInSlices } from './sort-in-slices';
 import { cloneValue, setOwn } from './values';
 import { forEachInSlices, type Work } from './work';
@@ -184,6 +184,24 @@ export function naturalPageEnd(options: FindOptions, near: CompiledFilter['near'
   if (typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0) return undefined;
   if (sort !== undefined && !(isPlainObject(sort) && Object.keys(sort).length === 0)) return undefined;
   return skip + Math.abs(limit);
+}
+
+/**
+ * How many documents a sorted page needs (skip + limit) when a scan can keep only those as it
+ * goes ({@link FirstDocuments}): a sort of fields each 1 or -1, a limit, at most `SELECT_AT_MOST`
+ * documents, no `$near` (which orders by distance).
+ */
+export function sortedPageEnd(options: FindOptions, near: CompiledFilter['near']): number | undefined {
+  const { sort, skip = 0, limit } = options;
+  if (near || !isPlainObject(sort) || typeof limit !== 'number' || !Number.isSafeInteger(limit))
+    return undefined;
+  if (limit === 0 || typeof skip !== 'number' || !Number.isSafeInteger(skip) || skip < 0) return undefined;
+  const directions = Object.values(sort);
+  if (directions.length === 0 || !directions.every((direction) => direction === 1 || direction === -1)) {
+    return undefined;
+  }
+  const need = skip + Math.abs(limit);
+  return need <= SELECT_AT_MOST ? need : undefined;
 }
 
 /** Documents copied (and projected) in one go. */

@@ -170,11 +170,105 @@ function sortKey(
 }
 
 /** Below this many documents kept, and under a quarter of them, the first ones are selected, not sorted. */
-const SELECT_AT_MOST = 256;
+export const SELECT_AT_MOST = 256;
 
 /** Whether the first `count` of `length` documents are selected (top-k) rather than all sorted. */
 export const selectsFirst = (length: number, count: number | undefined): count is number =>
   count !== undefined && count <= SELECT_AT_MOST && count < length / 4;
+
+/**
+ * The sort key of `doc` for one field: the value itself for a top-level field holding no array
+ * (most), else {@link sortKey}'s smallest or largest value.
+ */
+function fieldKey(
+  doc: Document,
+  field: string,
+  segments: readonly string[],
+  direction: 1 | -1,
+  compare: (a: unknown, b: unknown) => number,
+): unknown {
+  if (segments.length === 1) {
+    const value = doc[field];
+    if (!Array.isArray(value)) return value ?? null;
+  }
+  return sortKey(doc, segments, direction, compare);
+}
+
+/** One field of a sort: its path and its direction. */
+interface SortField {
+  readonly field: string;
+  readonly segments: readonly string[];
+  readonly direction: 1 | -1;
+}
+
+/** One document a {@link FirstDocuments} keeps, with the sort keys computed so far. */
+interface Kept {
+  readonly doc: Document;
+  readonly keys: unknown[];
+}
+
+/**
+ * The first `count` documents in `sort` order among those offered one by one, holding only
+ * those: a scan for a sorted page keeps at most a page of documents instead of every match.
+ * Stable: of equal documents, those offered first come first (as {@link sortDocuments} keeps
+ * positions). Keys are computed as comparisons reach them.
+ */
+export class FirstDocuments {
+  readonly #fields: readonly SortField[];
+  readonly #compare: (a: unknown, b: unknown) => number;
+  readonly #kept: Kept[] = [];
+
+  constructor(
+    sort: Readonly<Record<string, 1 | -1>>,
+    readonly count: number,
+    by?: ValueOrder,
+  ) {
+    this.#fields = Object.entries(sort).map(([field, direction]) => ({
+      field,
+      segments: field.split('.'),
+      direction,
+    }));
+    this.#compare = keyOrder(by);
+  }
+
+  #key(kept: Kept, at: number): unknown {
+    if (at >= kept.keys.length) {
+      const { field, segments, direction } = this.#fields[at] as SortField;
+      kept.keys.push(fieldKey(kept.doc, field, segments, direction, this.#compare));
+    }
+    return kept.keys[at];
+  }
+
+  /** The order of two kept documents (0 when equal on every key). */
+  #order(a: Kept, b: Kept): number {
+    for (let at = 0; at < this.#fields.length; at++) {
+      const sign =
+        this.#compare(this.#key(a, at), this.#key(b, at)) * (this.#fields[at] as SortField).direction;
+      if (sign !== 0) return sign;
+    }
+    return 0;
+  }
+
+  offer(doc: Document): void {
+    const kept = this.#kept;
+    const offered: Kept = { doc, keys: [] };
+    // Not before the last one kept (ties included: that one came first): not among the first.
+    if (kept.length === this.count && this.#order(offered, kept[this.count - 1] as Kept) >= 0) return;
+    let [low, high] = [0, kept.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#order(kept[middle] as Kept, offered) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    kept.splice(low, 0, offered);
+    if (kept.length > this.count) kept.pop();
+  }
+
+  /** The documents kept, in order. */
+  get documents(): Document[] {
+    return this.#kept.map(({ doc }) => doc);
+  }
+}
 
 /**
  * The keys of one sort field for `docs`, computed when first compared: a field whose values are
