@@ -40,7 +40,7 @@ describe('a sorted page kept as the scan goes', () => {
           const db = createEmbeddedDb();
           const items = db.collection('items');
           if (docs.length > 0) await items.insertMany(docs.map((each, i) => ({ _id: i, ...each })));
-          const collation = collated ? { collation: { locale: 'en', strength: 2 } } : {};
+          const collation = collated ? { collation: { locale: 'en', strength: 2 as const } } : {};
           const whole = await items.find({}, { sort: order, ...collation }).toArray();
           const page = await items.find({}, { sort: order, skip, limit, ...collation }).toArray();
           expect(page).toEqual(whole.slice(skip, skip + limit));

@@ -17,7 +17,7 @@ const ITEMS: Item[] = Array.from({ length: 6000 }, (_, i) => ({
 
 function expected(
   filter: (item: Item) => boolean,
-  sort: [keyof Item, 1 | -1][],
+  sort: readonly (readonly [keyof Item, 1 | -1])[],
   skip: number,
   limit: number,
 ) {
@@ -57,7 +57,7 @@ describe('a sorted walk over rare matches', async () => {
     ['common matches by n, down', { s: 'odd' }, [['n', -1]], 0, 50],
   ] as const)('%s', async (_, filter, sort, skip, limit) => {
     const found = await items.find(filter, { sort: Object.fromEntries(sort), skip, limit }).toArray();
-    const want = expected((item) => item.s === filter.s, [...sort], skip, limit);
+    const want = expected((item) => item.s === filter.s, sort, skip, limit);
     expect(found).toEqual(want);
   });
 });
