@@ -16,20 +16,24 @@ import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'nod
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Document } from '@store/common';
+import { BSON } from 'bson';
 import type { IndexDefinition } from '../collection';
 import { idKey } from '../values';
 import { EmbeddedDataError } from './data-error';
 import { makeDataDirectory } from './data-home';
+import { RowMakers } from './doc-columns';
 import { type FileSystem, nodeFileSystem } from './file-system';
 import { Journal, syncDirectory, touchFile } from './journal';
 import { lockDirectory } from './lock';
-import { type Change, encodeRecord, readRecords, scanRecords } from './records';
+import { type Change, encodeRecord, NOT_BSON, readPayloads, scanRecords, splitDocuments } from './records';
 import { cutTornTail, damagedJournal, repairJournal } from './recovery';
+import { type DocumentBatch, decodeDocumentBatch, encodeDocumentBatch, isBatch } from './snapshot-body';
 
 export const SNAPSHOT = 'snapshot.bson';
 const SNAPSHOT_TMP = 'snapshot.tmp';
 const FORMAT = 'store-embedded';
-const FORMAT_VERSION = 1;
+/** The version `writeSnapshot` writes. */
+const FORMAT_VERSION = 2;
 const JOURNAL = /^journal-(\d+)\.log$/;
 /** Changes per snapshot record. */
 const SNAPSHOT_BATCH = 1_000;
@@ -92,8 +96,41 @@ function corrupt(path: string, detail: string): EmbeddedDataError {
   );
 }
 
+/** The snapshot versions this engine reads: 1 (BSON changes), 2 (documents by batches, see snapshot-body.ts). */
+const READ_VERSIONS: readonly unknown[] = [1, FORMAT_VERSION];
+
 const isHeader = (header: Document | undefined): boolean =>
-  header?.format === FORMAT && header.version === FORMAT_VERSION && Number.isInteger(header.generation);
+  header?.format === FORMAT && READ_VERSIONS.includes(header.version) && Number.isInteger(header.generation);
+
+/** One record of a snapshot after its header: changes, or (version 2) a batch of documents. */
+type SnapshotRecord = { changes: Document[] } | DocumentBatch;
+
+/** The record of a snapshot of `version` held by `payload`; undefined if it cannot be read. */
+function snapshotRecord(payload: Buffer, version: unknown, makers: RowMakers): SnapshotRecord | undefined {
+  if (version === 2 && payload.length >= 5) {
+    const metaEnd = payload.readInt32LE(0);
+    if (metaEnd < 5 || metaEnd > payload.length) return undefined;
+    let meta: Document;
+    try {
+      meta = BSON.deserialize(payload.subarray(0, metaEnd));
+    } catch {
+      return undefined;
+    }
+    if (isBatch(meta)) return decodeDocumentBatch(payload, meta, metaEnd, makers);
+  }
+  const changes = splitDocuments(payload);
+  return changes && { changes };
+}
+
+/** Takes a batch's documents into its collection; false at the first that is not a document. */
+function applyBatch(collections: Map<string, CollectionImage>, { collection, docs }: DocumentBatch): boolean {
+  const image = imageOf(collections, collection);
+  for (const doc of docs) {
+    if (typeof doc !== 'object' || doc === null) return false;
+    image.docs.set(idKey(doc._id), doc);
+  }
+  return true;
+}
 
 /**
  * Reads the snapshot into `collections`, each record applied as it is decoded (its changes are
@@ -106,20 +143,30 @@ function readSnapshot(dir: string, collections: Map<string, CollectionImage>): n
   let header: Document | undefined;
   let records = 0;
   let applying = true;
-  /** The last record read: applied once another follows it (the last one is the end mark). */
+  /** The last changes read: applied once another record follows them (the last one is the end mark). */
   let held: Document[] | undefined;
-  const { damage } = readRecords(readFileSync(path), (changes) => {
+  const makers = new RowMakers();
+  const { damage } = readPayloads(readFileSync(path), (payload) => {
     records += 1;
     if (records === 1) {
-      header = changes[0];
+      const first = splitDocuments(payload);
+      if (!first) return NOT_BSON;
+      header = first[0];
       applying = isHeader(header);
-      return;
+      return undefined;
     }
+    const record = snapshotRecord(payload, header?.version, makers);
+    if (!record)
+      return header?.version === 2 ? 'a record that is neither BSON nor a batch of documents' : NOT_BSON;
     if (held && applying) applying = applyAll(collections, held);
-    held = changes;
+    held = undefined;
+    if ('changes' in record) held = record.changes;
+    else if (applying) applying = applyBatch(collections, record);
+    return undefined;
   });
   if (damage) throw corrupt(path, `${damage.reason} at byte ${damage.offset}`);
-  if (!isHeader(header)) throw corrupt(path, `not a ${FORMAT} snapshot of version ${FORMAT_VERSION}`);
+  if (!isHeader(header))
+    throw corrupt(path, `not a ${FORMAT} snapshot of version ${READ_VERSIONS.join(' or ')}`);
   if (records < 2 || held?.[0]?.end !== true) throw corrupt(path, 'it ends before its last record');
   if (!applying) throw corrupt(path, 'an unknown record');
   return header?.generation as number;
@@ -256,31 +303,26 @@ export async function writeSnapshot(
   const tmp = join(dir, SNAPSHOT_TMP);
   const fd = fs.open(tmp, 'w');
   let bytes = 0;
-  const write = (changes: Document[]) => {
-    const record = encodeRecord(changes);
+  const write = (record: Buffer) => {
     let written = 0;
     while (written < record.length) written += fs.write(fd, record, written, record.length - written);
     bytes += record.length;
   };
   try {
     try {
-      write([{ format: FORMAT, version: FORMAT_VERSION, generation }]);
-      let batch: Change[] = [];
+      write(encodeRecord([{ format: FORMAT, version: FORMAT_VERSION, generation }]));
       let documents = 0;
       for (const [name, { docs, indexes }] of state) {
-        for (const index of indexes) batch.push({ c: name, index });
-        for (const doc of docs) {
-          batch.push({ c: name, put: doc });
-          documents += 1;
-          if (batch.length >= SNAPSHOT_BATCH) {
-            write(batch);
-            batch = [];
-            await nextTurn();
-          }
+        const created: Change[] = indexes.map((index) => ({ c: name, index }));
+        if (created.length > 0) write(encodeRecord(created));
+        for (let from = 0; from < docs.length; from += SNAPSHOT_BATCH) {
+          for (const record of encodeDocumentBatch(name, docs.slice(from, from + SNAPSHOT_BATCH)))
+            write(record);
+          documents += Math.min(SNAPSHOT_BATCH, docs.length - from);
+          await nextTurn();
         }
       }
-      if (batch.length > 0) write(batch);
-      write([{ end: true, documents }]);
+      write(encodeRecord([{ end: true, documents }]));
       await fs.datasyncInBackground(fd);
     } finally {
       fs.close(fd);

@@ -7,7 +7,8 @@
  * a change, or `{ pack: [changes] }`. A record carries the changes of one operation whatever
  * their number (of one slice, for an updateMany or deleteMany that runs in several), and values
  * keep their BSON types (ObjectId, Date, Decimal128, Long, Binary,
- * regular expressions).
+ * regular expressions). A snapshot of version 2 carries most of its documents as JSON text in
+ * such a document (see snapshot-body.ts).
  */
 import { crc32 } from 'node:zlib';
 import type { Document, IndexOptions, IndexSpec } from '@store/common';
@@ -45,13 +46,22 @@ function serialized(docs: readonly Document[]): Uint8Array[] {
   return docs.map((doc) => BSON.serialize(doc, { ignoreUndefined: false }));
 }
 
-/** Frames `docs` as one record. */
-export function encodeRecord(docs: readonly Document[]): Buffer {
-  const payload = Buffer.concat(serialized(docs));
+/** `docs` as BSON back to back: a record's payload (see `encodeRecord`), or a part of one. */
+export function encodeDocuments(docs: readonly Document[]): Buffer {
+  return Buffer.concat(serialized(docs));
+}
+
+/** Frames `payload` as one record: its length and checksum, then itself. */
+export function frameRecord(payload: Uint8Array): Buffer {
   const header = Buffer.alloc(HEADER_BYTES);
   header.writeUInt32LE(payload.length, 0);
   header.writeUInt32LE(crc32(payload), 4);
   return Buffer.concat([header, payload]);
+}
+
+/** Frames `docs` as one record. */
+export function encodeRecord(docs: readonly Document[]): Buffer {
+  return frameRecord(encodeDocuments(docs));
 }
 
 /** Why reading stopped before the end of a file. */
@@ -65,11 +75,21 @@ export interface Damage {
 export type RecordVisitor = (docs: Document[]) => void;
 
 /**
- * Hands the records of `bytes` from `from` to `visit` in order, each as soon as it is read and
- * checked (so its documents need not all be held at once), and answers where reading stopped:
- * the end, or the first damaged record.
+ * Takes each record's payload once its length and checksum are checked, in order, and answers
+ * why its contents cannot be read, if they cannot (the record then counts as damaged).
  */
-export function readRecords(bytes: Buffer, visit: RecordVisitor, from = 0): { end: number; damage?: Damage } {
+export type PayloadVisitor = (payload: Buffer) => string | undefined;
+
+/**
+ * Hands the payloads of the records of `bytes` from `from` to `visit` in order, each as soon as
+ * it is read and checked, and answers where reading stopped: the end, or the first damaged
+ * record (framing, checksum, or contents `visit` could not read).
+ */
+export function readPayloads(
+  bytes: Buffer,
+  visit: PayloadVisitor,
+  from = 0,
+): { end: number; damage?: Damage } {
   let offset = from;
   while (offset < bytes.length) {
     const damage = (reason: string) => ({ end: offset, damage: { offset, reason } });
@@ -80,12 +100,32 @@ export function readRecords(bytes: Buffer, visit: RecordVisitor, from = 0): { en
     if (length === 0 || start + length > bytes.length) return damage('a record cut short');
     const payload = bytes.subarray(start, start + length);
     if (crc32(payload) !== checksum) return damage('a record whose checksum does not match');
-    const docs = splitDocuments(payload);
-    if (!docs) return damage('a record whose contents are not BSON');
+    const unreadable = visit(payload);
+    if (unreadable !== undefined) return damage(unreadable);
     offset = start + length;
-    visit(docs);
   }
   return { end: offset };
+}
+
+/** Why a record whose payload is not BSON documents back to back cannot be read. */
+export const NOT_BSON = 'a record whose contents are not BSON';
+
+/**
+ * Hands the records of `bytes` from `from` to `visit` in order, each as soon as it is read and
+ * checked (so its documents need not all be held at once), and answers where reading stopped:
+ * the end, or the first damaged record.
+ */
+function readRecords(bytes: Buffer, visit: RecordVisitor, from = 0): { end: number; damage?: Damage } {
+  return readPayloads(
+    bytes,
+    (payload) => {
+      const docs = splitDocuments(payload);
+      if (!docs) return NOT_BSON;
+      visit(docs);
+      return undefined;
+    },
+    from,
+  );
 }
 
 /** The records of `bytes` from `from` in order, and where (if anywhere) the first damaged one starts. */
@@ -97,7 +137,11 @@ export function decodeRecords(
   return { records, ...readRecords(bytes, (docs) => records.push(docs), from) };
 }
 
-function splitDocuments(payload: Buffer): Document[] | undefined {
+/**
+ * The documents of a payload of BSON documents back to back (a `{ pack: [...] }` counting as its
+ * documents), or undefined if it is not that.
+ */
+export function splitDocuments(payload: Buffer): Document[] | undefined {
   const docs: Document[] = [];
   let at = 0;
   try {
