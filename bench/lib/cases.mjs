@@ -159,7 +159,7 @@ function getById(name, dataset, measures) {
 }
 
 /** The body every `patch` request sends: one field. */
-export const PATCH = { price: 1.5 };
+const PATCH = { price: 1.5 };
 
 /**
  * `PATCH /items/<id>` of `PATCH`, walking the ids of `get-by-id`'s sample of `dataset`, one per

@@ -10,7 +10,7 @@ export const LABELS = {
 };
 
 /** The load measures' rows. */
-export const MEASURE_LABELS = {
+const MEASURE_LABELS = {
   getById: 'get-by-id (req/s)',
   equality: 'equality `n=500`, a page of 20 (req/s)',
   range: 'range + sort `n:gte=501&$sort=-n&$limit=20` (req/s)',
@@ -21,7 +21,7 @@ export const MEASURE_LABELS = {
  * the documents (11x from 100,000 to 1,000,000); at the largest size, its start-up takes at most
  * 2x json-server 0.17's and its RSS per document is at most 1.5x json-server 0.17's.
  */
-export const SCALE_TARGETS = { rangeGrowthPerDocuments: 1.1, startup: 2, rssPerDocument: 1.5 };
+const SCALE_TARGETS = { rangeGrowthPerDocuments: 1.1, startup: 2, rssPerDocument: 1.5 };
 
 const count = (n) => n.toLocaleString('en-US');
 const times = (ratio) => `${ratio.toFixed(ratio < 10 ? 2 : 1)}x`;

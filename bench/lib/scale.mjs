@@ -31,7 +31,7 @@ const docsOf = (body) => {
 };
 
 /** The load measures: each contender's request, and a digest of its answer that must agree. */
-export const MEASURES = [
+const MEASURES = [
   {
     key: 'getById',
     spec: (_contender, seed) => ({
@@ -60,7 +60,7 @@ export const MEASURES = [
   },
 ];
 
-export const median = (values) => {
+const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -160,7 +160,7 @@ async function loadMeasure(measure, servers, seed, timing, log) {
 const heapOf = (memory) => memory.heapUsed + memory.external;
 
 /** Start-up, RSS and the load measures over `seed`; `empty` holds each contender's empty RSS. */
-export async function measureSize(seed, names, dir, timing, empty, log) {
+async function measureSize(seed, names, dir, timing, empty, log) {
   const startups = Object.fromEntries(names.map((name) => [name, []]));
   const rss = Object.fromEntries(names.map((name) => [name, []]));
   const heap = Object.fromEntries(names.map((name) => [name, []]));
@@ -209,7 +209,7 @@ export async function measureSize(seed, names, dir, timing, empty, log) {
 }
 
 /** Each contender over an empty `items`: its start-up and its RSS, what a document's share leaves out. */
-export async function measureEmpty(seed, names, dir) {
+async function measureEmpty(seed, names, dir) {
   const empty = {};
   for (const name of names) {
     const server = await startContender(name, seed, dir);
