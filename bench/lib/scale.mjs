@@ -25,9 +25,12 @@ export const CONNECTIONS = 10;
  */
 export const SLOW_MS = 20;
 
-const docsOf = (body) => {
+const docsOf = ({ status, body }) => {
   const answer = JSON.parse(body);
-  return Array.isArray(answer) ? answer : answer.data;
+  const docs = Array.isArray(answer) ? answer : answer.data;
+  // A refusal (a budget, a timeout) is a row that cannot be measured: say which, not a TypeError.
+  if (!Array.isArray(docs)) throw new Error(`answered ${status} instead of a list: ${body.slice(0, 300)}`);
+  return docs;
 };
 
 /** The load measures: each contender's request, and a digest of its answer that must agree. */
@@ -51,12 +54,12 @@ const MEASURES = [
   {
     key: 'equality',
     spec: (contender) => ({ path: SCALE_CONTENDERS[contender].equality }),
-    digest: ({ body }) => docsOf(body).map((doc) => doc.id),
+    digest: (answer) => docsOf(answer).map((doc) => doc.id),
   },
   {
     key: 'range',
     spec: (contender) => ({ path: SCALE_CONTENDERS[contender].range }),
-    digest: ({ body }) => docsOf(body).map((doc) => doc.n),
+    digest: (answer) => docsOf(answer).map((doc) => doc.n),
   },
 ];
 
