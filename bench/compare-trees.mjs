@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { QUERIES } from './lib/cases.mjs';
 import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
-import { microsecondsPerCall } from './lib/microseconds.mjs';
+import { microsecondsPerCall, storeRequest as request } from './lib/in-process.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const [beforeTree, ...names] = process.argv.slice(2);
@@ -19,14 +19,6 @@ const TREES = { before: resolve(beforeTree), now: resolve(import.meta.dirname, '
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const BLOCKS = 50;
 const BODY = JSON.stringify({ name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true });
-
-const request = (method, path, rawQuery = '', body = undefined) => ({
-  method,
-  path,
-  rawQuery,
-  headers: body === undefined ? {} : { 'content-type': 'application/json' },
-  body,
-});
 
 /** Each case: its data set, calls per round, and the request of the `i`-th call. */
 const CASES = {

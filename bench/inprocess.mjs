@@ -14,7 +14,7 @@ import { compileQuery } from '@store/query';
 import { NEW_ITEM, QUERIES } from './lib/cases.mjs';
 import { companiesWithEmployees } from './lib/contenders.mjs';
 import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
-import { microsecondsPerCall } from './lib/microseconds.mjs';
+import { microsecondsPerCall, storeRequest as request } from './lib/in-process.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -29,14 +29,6 @@ async function loaded(dataset) {
   }
   return db;
 }
-
-const request = (method, path, rawQuery = '', body = undefined) => ({
-  method,
-  path,
-  rawQuery,
-  headers: body === undefined ? {} : { 'content-type': 'application/json' },
-  body,
-});
 
 /** A list request of the store against the baseline's `find` of the same query compiled once. */
 function listCase(dataset, collection, rawQuery) {

@@ -39,8 +39,13 @@ function fromJsonServer(specifier) {
   return import(pathToFileURL(path).href);
 }
 
-/** Starts json-server v1 over `collections`; resolves `{ port, close }` once it listens. */
-export async function jsonServerV1App(collections) {
+/**
+ * json-server v1's app over `file`, made as its command makes it (lowdb's `JSONFile`,
+ * `createApp`, NODE_ENV=production), not listening yet. In production its static-files
+ * middleware lists `./public` once, when the app is made, and fails when there is none: `dir`
+ * must hold an empty one, and is the working directory meanwhile.
+ */
+export async function jsonServerV1Over(file, dir) {
   // Read when json-server's app module loads: set before the import below.
   process.env.NODE_ENV = 'production';
   const [{ createApp }, { NormalizedAdapter }, { Observer }, { Low }, { JSONFile }] = await Promise.all([
@@ -50,24 +55,29 @@ export async function jsonServerV1App(collections) {
     fromJsonServer('lowdb'),
     fromJsonServer('lowdb/node'),
   ]);
+  const db = new Low(new Observer(new NormalizedAdapter(new JSONFile(file))), {});
+  await db.read();
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    return createApp(db, { logger: false, static: [] });
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+/** Starts json-server v1 over `collections`; resolves `{ port, close }` once it listens. */
+export async function jsonServerV1App(collections) {
   const dir = mkdtempSync(join(tmpdir(), 'json-server-v1-bench-'));
   const file = join(dir, 'db.json');
   writeFileSync(file, JSON.stringify(forJsonServerV1(collections)));
-  const db = new Low(new Observer(new NormalizedAdapter(new JSONFile(file))), {});
-  await db.read();
-  // In production, its static-files middleware lists `./public` once, at start-up, and fails
-  // when there is none: an empty one in the temporary folder, the working directory meanwhile.
   mkdirSync(join(dir, 'public'));
-  const cwd = process.cwd();
-  process.chdir(dir);
   let app;
   try {
-    app = createApp(db, { logger: false, static: [] });
+    app = await jsonServerV1Over(file, dir);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
-  } finally {
-    process.chdir(cwd);
   }
   const server = await new Promise((resolve, reject) => {
     const listening = app.listen(0, () => resolve(listening), '127.0.0.1');

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
+import { collectedMemory } from './collected-memory.mjs';
 import { realtimeLimits } from './realtime-limits.mjs';
 
 const quiet = { warn: () => {}, error: (message, ...details) => console.error(message, ...details) };
@@ -14,20 +15,6 @@ const quiet = { warn: () => {}, error: (message, ...details) => console.error(me
 /** `packages/<name>/dist/index.js` of the tree at `root` (the files `pnpm build` writes there). */
 const builtPackage = (root, name) =>
   import(pathToFileURL(join(root, 'packages', name, 'dist/index.js')).href);
-
-/** Full collections until the heap stops shrinking (at most five), then the process's memory. */
-async function collected() {
-  let heapUsed = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    globalThis.gc();
-    // Lets closed sockets and finished streams run their last callbacks between collections.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = process.memoryUsage().heapUsed;
-    if (now >= heapUsed * 0.999) break;
-    heapUsed = now;
-  }
-  return process.memoryUsage();
-}
 
 async function start({ root, streams, maxQueuedBytes }) {
   const [{ createStore }, { createEmbeddedDb }, { resolveStoreOptions }] = await Promise.all(
@@ -45,7 +32,7 @@ async function start({ root, streams, maxQueuedBytes }) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject));
   process.on('message', (message) => {
-    if (message === 'memory') collected().then((memory) => process.send({ memory }));
+    if (message === 'memory') collectedMemory().then((memory) => process.send({ memory }));
     if (message === 'stop') {
       server.close();
       server.closeAllConnections();

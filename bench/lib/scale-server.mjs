@@ -10,8 +10,7 @@
 import './scale-probe.mjs';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { jsonServerV1Over } from './json-server-v1.mjs';
 
 const require = createRequire(import.meta.url);
 const [contender, file, portArg, dir] = process.argv.slice(2);
@@ -24,29 +23,10 @@ function jsonServer() {
   return app.listen(port, '127.0.0.1');
 }
 
-/** A module of json-server v1's package, or of its own dependencies (lowdb), by path. */
-function fromJsonServerV1(specifier) {
-  const app = require.resolve('json-server-v1/lib/app.js');
-  const path = specifier.startsWith('.') ? join(app, '..', specifier) : createRequire(app).resolve(specifier);
-  return import(pathToFileURL(path).href);
-}
-
 async function jsonServerV1() {
-  // Read when json-server's app module loads: set before the import below.
-  process.env.NODE_ENV = 'production';
-  const [{ createApp }, { NormalizedAdapter }, { Observer }, { Low }, { JSONFile }] = await Promise.all([
-    fromJsonServerV1('./app.js'),
-    fromJsonServerV1('./adapters/normalized-adapter.js'),
-    fromJsonServerV1('./adapters/observer.js'),
-    fromJsonServerV1('lowdb'),
-    fromJsonServerV1('lowdb/node'),
-  ]);
-  const db = new Low(new Observer(new NormalizedAdapter(new JSONFile(file))), {});
-  await db.read();
-  // In production its static-files middleware lists `./public` once, at start-up.
-  process.chdir(dir);
+  const app = await jsonServerV1Over(file, dir);
   // tinyhttp's `listen` is `(port, callback, host)`.
-  return createApp(db, { logger: false, static: [] }).listen(port, undefined, '127.0.0.1');
+  return app.listen(port, undefined, '127.0.0.1');
 }
 
 const STARTS = { jsonServer, jsonServerV1 };
