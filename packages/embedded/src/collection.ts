@@ -1145,10 +1145,11 @@ export class EmbeddedCollection implements StoreCollection {
    * `docs` as its own (the documents were just decoded: nothing else holds them). For a durable
    * database's open only: nothing is journaled.
    */
-  restore(docs: Map<string, Document>, indexes: Iterable<IndexDefinition>): void {
+  restore(docs: Map<string, Document>, indexes: Iterable<IndexDefinition>, idOrder?: Int32Array): void {
     this.#docs = docs;
+    const first = this.#inserted;
     for (const key of docs.keys()) this.#order.set(key, this.#inserted++);
-    this.#indexes.rebuild(docs);
+    this.#indexes.rebuild(docs, idOrder && { places: idOrder, first });
     for (const definition of indexes) {
       this.#indexes.create(definition.spec, definition.options, this.#docs);
       this.#indexDefinitions.set(definition.name, definition);
@@ -1182,7 +1183,30 @@ export class EmbeddedCollection implements StoreCollection {
   }
 
   /** The documents and index definitions as they are now (for a snapshot); the documents are never changed in place. */
-  image(): { docs: Document[]; indexes: IndexDefinition[] } {
-    return { docs: [...this.#docs.values()], indexes: [...this.#indexDefinitions.values()] };
+  image(): { docs: Document[]; indexes: IndexDefinition[]; idOrder?: number[] } {
+    return {
+      docs: [...this.#docs.values()],
+      indexes: [...this.#indexDefinitions.values()],
+      idOrder: this.#idOrder(),
+    };
+  }
+
+  /**
+   * The sequences of the `_id` index's entries in its order, from which an open places the
+   * documents in that order without sorting: only while the documents lie in sequence order
+   * (each added one at the end with a new sequence, as every write does), so that a
+   * sequence's rank is the document's place.
+   */
+  #idOrder(): number[] | undefined {
+    const ids = this.#indexes.ordered('_id');
+    if (ids === undefined || ids.multikey.size > 0) return undefined;
+    const sequences = this.#order.entries();
+    let last = Number.NEGATIVE_INFINITY;
+    for (const key of this.#docs.keys()) {
+      const next = sequences.next();
+      if (next.done || next.value[0] !== key || !(next.value[1] > last)) return undefined;
+      last = next.value[1];
+    }
+    return sequences.next().done ? ids.entries.map(({ seq }) => seq) : undefined;
   }
 }

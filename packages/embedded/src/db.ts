@@ -8,6 +8,7 @@ import { type AggregateOptions, runPipeline } from './aggregate';
 import { EMPTY, EmbeddedCollection, type EngineState, PIPELINE_SOURCE, TAKE_OVER } from './collection';
 import { openDataDirectory, startJournal, writeSnapshot } from './durable/data-directory';
 import { type FileSystem, nodeFileSystem } from './durable/file-system';
+import { idOrderPlaces } from './durable/id-order';
 import type { Change } from './durable/records';
 import { encodeRecord } from './durable/records';
 import { EmbeddedDbError } from './errors';
@@ -214,7 +215,12 @@ function openDurable(
   const leftovers: Change[] = [];
   for (const [name, image] of opened.collections) {
     if (name.startsWith(TEMPORARY_COLLECTION_PREFIX)) leftovers.push({ c: name, drop: true });
-    else collection(name).restore(image.docs, image.indexes.values());
+    else
+      collection(name).restore(
+        image.docs,
+        image.indexes.values(),
+        image.idOrder && idOrderPlaces(image.idOrder, image.docs.size),
+      );
   }
   const { journal } = opened;
   let generation = opened.generation;

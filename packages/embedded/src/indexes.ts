@@ -173,10 +173,18 @@ export class CollectionIndexes {
     return best;
   }
 
-  /** Builds the `_id` index over documents loaded without {@link move} (a durable database's open). */
-  rebuild(docs: Iterable<[string, Document]>): void {
-    for (const field of this.#ordered.keys())
-      this.#ordered.set(field, new OrderedIndex(field, docs, this.#seqOf));
+  /**
+   * Builds the `_id` index over documents loaded without {@link move} (a durable database's
+   * open); `idOrder` gives their places in `_id` order, the first one's sequence being `first`.
+   */
+  rebuild(docs: Map<string, Document>, idOrder?: { places: Int32Array; first: number }): void {
+    for (const field of this.#ordered.keys()) {
+      const index =
+        field === '_id' && idOrder
+          ? OrderedIndex.inPlaces(field, docs, idOrder.places, idOrder.first)
+          : new OrderedIndex(field, docs, this.#seqOf);
+      this.#ordered.set(field, index);
+    }
   }
 
   /** Records an index (building and checking a unique one over `docs`); returns its name. */

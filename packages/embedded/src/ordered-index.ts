@@ -144,6 +144,34 @@ export class OrderedIndex {
     sortEntries(this.#entries);
   }
 
+  /**
+   * The index of `field` over `docs` taken at `places` (their places in `docs`, in the
+   * index's order, as a snapshot recorded them), the first document's sequence being `first`:
+   * no sort. The places are trusted to be the index's order: a permutation of `docs` (the
+   * caller checks), written only from an index whose documents lay in sequence order.
+   */
+  static inPlaces(
+    field: string,
+    docs: Map<string, Document>,
+    places: Int32Array,
+    first: number,
+  ): OrderedIndex {
+    const index = new OrderedIndex(field);
+    // Read in the documents' own order (the order they lie in memory), then put in place.
+    const read: IndexEntry[] = [];
+    let seq = first;
+    for (const [docKey, doc] of docs) {
+      const entry = index.#entryOf(docKey, doc, seq++);
+      if (entry === undefined) index.#multikey.add(docKey);
+      else read.push(entry);
+    }
+    // Arrays at the field (never at `_id`) leave the places pointing past the entries: sorted instead.
+    const placed = index.#multikey.size === 0 && read.length === places.length;
+    index.#entries = placed ? Array.from(places, (place) => read[place] as IndexEntry) : read;
+    if (!placed) sortEntries(index.#entries);
+    return index;
+  }
+
   /** Keys of the documents holding an array at the field (always candidates). */
   get multikey(): ReadonlySet<string> {
     return this.#multikey;

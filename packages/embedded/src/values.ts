@@ -63,12 +63,18 @@ function clonePlain(value: Document): Document {
   return copy;
 }
 
+/** Whether string `id` could be read as the key of another type (below): it is then kept apart by `s:`. */
+const looksTyped = (id: string): boolean =>
+  (id.charCodeAt(1) === 0x3a /* : */ && 'nbodxs'.includes(id.charAt(0))) || id === 'null';
+
 /**
  * The canonical key of an `_id`: the type is part of the key, so the string `"1"`, the
- * number `1` and an ObjectId and its hex string never collide.
+ * number `1` and an ObjectId and its hex string never collide. A string is its own key (no
+ * copy: most `_id`s are strings) unless it starts as another type's key does (`n:`, `b:`,
+ * `o:`, `d:`, `x:`, `null`) or with `s:`; such a string is keyed `s:` and itself.
  */
 export function idKey(id: unknown): string {
-  if (typeof id === 'string') return `s:${id}`;
+  if (typeof id === 'string') return looksTyped(id) ? `s:${id}` : id;
   if (typeof id === 'number') return `n:${id === 0 ? 0 : id}`;
   if (typeof id === 'boolean') return `b:${id}`;
   if (id === null) return 'null';

@@ -16,13 +16,14 @@ import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'nod
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Document } from '@store/common';
-import { BSON } from 'bson';
+import { Binary, BSON } from 'bson';
 import type { IndexDefinition } from '../collection';
 import { idKey } from '../values';
 import { EmbeddedDataError } from './data-error';
 import { makeDataDirectory } from './data-home';
 import { RowMakers } from './doc-columns';
 import { type FileSystem, nodeFileSystem } from './file-system';
+import { encodeIdOrder } from './id-order';
 import { Journal, syncDirectory, touchFile } from './journal';
 import { lockDirectory } from './lock';
 import { type Change, encodeRecord, NOT_BSON, readPayloads, scanRecords, splitDocuments } from './records';
@@ -44,10 +45,20 @@ export const journalName = (generation: number): string => `journal-${generation
 interface CollectionImage {
   docs: Map<string, Document>;
   indexes: Map<string, IndexDefinition>;
+  /** The snapshot's record of the `_id` index's order (see id-order.ts), until a later change adds or removes a document. */
+  idOrder?: Uint8Array;
 }
 
-/** What a snapshot is written from: each collection's documents and index definitions. */
-export type StateImage = Iterable<[name: string, image: { docs: Document[]; indexes: IndexDefinition[] }]>;
+/** One collection as a snapshot is written from it. */
+export interface CollectionState {
+  docs: Document[];
+  indexes: IndexDefinition[];
+  /** The insertion sequences of the `_id` index's entries, in its order (see id-order.ts). */
+  idOrder?: readonly number[];
+}
+
+/** What a snapshot is written from: each collection's documents, index definitions and `_id` order. */
+export type StateImage = Iterable<[name: string, image: CollectionState]>;
 
 function imageOf(collections: Map<string, CollectionImage>, name: string): CollectionImage {
   let image = collections.get(name);
@@ -61,11 +72,16 @@ function imageOf(collections: Map<string, CollectionImage>, name: string): Colle
 function apply(collections: Map<string, CollectionImage>, change: Document): boolean {
   if (typeof change.c !== 'string') return false;
   const image = imageOf(collections, change.c);
-  const { put, index } = change as { put?: Document; index?: IndexDefinition };
+  const { put, index, idOrder } = change as { put?: Document; index?: IndexDefinition; idOrder?: unknown };
   if (typeof put === 'object' && put !== null) {
-    image.docs.set(idKey(put._id), put);
+    const key = idKey(put._id);
+    if (image.idOrder && !image.docs.has(key)) image.idOrder = undefined;
+    image.docs.set(key, put);
   } else if ('remove' in change) {
     image.docs.delete(idKey(change.remove));
+    image.idOrder = undefined;
+  } else if (idOrder instanceof Binary) {
+    image.idOrder = idOrder.buffer.subarray(0, idOrder.position);
   } else if (typeof index === 'object' && index !== null && typeof index.name === 'string') {
     image.indexes.set(index.name, index);
   } else if (typeof change.dropIndex === 'string') {
@@ -125,6 +141,7 @@ function snapshotRecord(payload: Buffer, version: unknown, makers: RowMakers): S
 /** Takes a batch's documents into its collection; false at the first that is not a document. */
 function applyBatch(collections: Map<string, CollectionImage>, { collection, docs }: DocumentBatch): boolean {
   const image = imageOf(collections, collection);
+  image.idOrder = undefined;
   for (const doc of docs) {
     if (typeof doc !== 'object' || doc === null) return false;
     image.docs.set(idKey(doc._id), doc);
@@ -312,7 +329,7 @@ export async function writeSnapshot(
     try {
       write(encodeRecord([{ format: FORMAT, version: FORMAT_VERSION, generation }]));
       let documents = 0;
-      for (const [name, { docs, indexes }] of state) {
+      for (const [name, { docs, indexes, idOrder }] of state) {
         const created: Change[] = indexes.map((index) => ({ c: name, index }));
         if (created.length > 0) write(encodeRecord(created));
         for (let from = 0; from < docs.length; from += SNAPSHOT_BATCH) {
@@ -321,6 +338,7 @@ export async function writeSnapshot(
           documents += Math.min(SNAPSHOT_BATCH, docs.length - from);
           await nextTurn();
         }
+        if (idOrder) write(encodeRecord([{ c: name, idOrder: new Binary(encodeIdOrder(idOrder)) }]));
       }
       write(encodeRecord([{ end: true, documents }]));
       await fs.datasyncInBackground(fd);
