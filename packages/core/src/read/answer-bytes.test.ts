@@ -20,6 +20,10 @@ const VALUES: [string, unknown][] = [
   ['an object with toJSON', { toJSON: () => ({ shown: true }) }],
   ['a prototype-free document', Object.assign(Object.create(null), { _id: 1, tags: ['x'] })],
   ['astral characters', [{ emoji: '😀'.repeat(3), key: 'ключ' }]],
+  [
+    'a long page of small documents, written a few per call',
+    Array.from({ length: 100 }, (_, i) => (i % 7 === 3 ? undefined : { _id: i, at: when, tags: ['a', i] })),
+  ],
 ];
 
 async function refusal(run: () => Promise<unknown>): Promise<unknown> {
@@ -76,6 +80,21 @@ describe('jsonWithin', () => {
     order.push('answer');
     expect(order).toEqual(['other work', 'answer']);
     expect(text.body).toBe(JSON.stringify(page));
+  });
+
+  it('refuses a page whose documents grow past the budget after at most a piece of them', async () => {
+    let read = 0;
+    const page = Array.from({ length: 200 }, (_, i) => ({
+      get text() {
+        read += 1;
+        return i < 50 ? 'x' : 'y'.repeat(10_000);
+      },
+    }));
+    expect(await refusal(() => jsonWithin(page, 100_000, { relations: false }))).toMatchObject({
+      code: 'budget_exceeded',
+    });
+    // 50 small documents, then large ones until past the budget: one piece (at most 32) past it.
+    expect(read).toBeLessThanOrEqual(50 + 10 + 32);
   });
 
   it('refuses an answer past the budget without writing the rest of it', async () => {

@@ -15,11 +15,19 @@ import { wantsRelations } from './relations';
 /**
  * Levels of arrays and objects serialized piece by piece when the answer carries relations (a
  * list, a document, its relation, a related document); below them one `JSON.stringify` call
- * each: a related document, a field. Without relations, only a list is: one call per document
- * (a document is bounded by the body limit it was written under).
+ * each: a related document, a field. Without relations, only a list is, a few documents per
+ * call ({@link writePage}).
  */
 const RELATION_LEVELS = 3;
-const PAGE_LEVELS = 1;
+/**
+ * A list without relations is written one document first, then pieces of at most this many
+ * documents, each piece as many as fit a {@link PAGE_PIECE_SHARE} of what the budget leaves at
+ * the size per document seen so far: a page of small documents costs two calls (one per
+ * document cost a quarter more), and an answer is refused within one piece past the budget
+ * (about a document when its documents are large from the start).
+ */
+const PAGE_PIECE_AT_MOST = 32;
+const PAGE_PIECE_SHARE = 1 / 4;
 /**
  * With relations, an array or object holding at most this many arrays and objects is written in
  * one call (a document and its few related documents): pieces only where there are many.
@@ -57,6 +65,11 @@ class Pieces {
     readonly sliceMs: number,
   ) {
     this.#sliceEnd = performance.now() + sliceMs;
+  }
+
+  /** Characters written so far. */
+  get chars(): number {
+    return this.#chars;
   }
 
   add(text: string): void {
@@ -155,6 +168,25 @@ function* write(
   out.add('}');
 }
 
+/**
+ * Writes the list `docs` as `JSON.stringify` would, in pieces of a few documents (one call each,
+ * see {@link PAGE_PIECE_AT_MOST}), yielding between two pieces once the slice is over.
+ */
+function* writePage(out: Pieces, docs: unknown[]): Generator<void> {
+  out.add('[');
+  let perDocument = 1;
+  for (let at = 0; at < docs.length; ) {
+    const room = Math.floor(((out.limit - out.chars) * PAGE_PIECE_SHARE) / perDocument);
+    const count = at === 0 ? 1 : Math.max(1, Math.min(PAGE_PIECE_AT_MOST, room));
+    const piece = JSON.stringify(docs.slice(at, at + count));
+    out.add(at === 0 ? piece.slice(1, -1) : `,${piece.slice(1, -1)}`);
+    perDocument = Math.max(perDocument, piece.length / count);
+    at += count;
+    if (out.due) yield;
+  }
+  out.add(']');
+}
+
 /** A container written in one call: a document without relations, or any answer that holds few. */
 function inOneCall(data: unknown[] | Record<string, unknown>, relations: boolean): boolean {
   return relations ? holdsFew(data) : !Array.isArray(data);
@@ -186,7 +218,7 @@ function textWithin(
 ): JsonText | Promise<JsonText> {
   if (!isContainer(data) || inOneCall(data, relations)) return oneCall(data, limit);
   const out = new Pieces(limit, sliceMs);
-  const steps = write(out, data, 0, relations ? RELATION_LEVELS : PAGE_LEVELS);
+  const steps = relations ? write(out, data, 0, RELATION_LEVELS) : writePage(out, data as unknown[]);
   return steps.next().done ? out.done() : inSlices(out, steps);
 }
 
