@@ -56,11 +56,23 @@ function pageHeaders(
 }
 
 /**
+ * The total a page tells by itself, without counting: when it is the filter's last page (not
+ * full) and starts where the filter's documents start (no cursor), what it skipped plus what it
+ * holds. An empty page past the last (`$page`) tells nothing.
+ */
+function lastPageTotal(ctx: RequestContext, documents: Document[]): number | undefined {
+  const { skip, limit, after } = ctx.query;
+  if (after !== undefined || documents.length >= limit) return undefined;
+  if (documents.length === 0 && skip > 0) return undefined;
+  return skip + documents.length;
+}
+
+/**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
  * `$populate` / `$fill` relations, as {@link present} shows them, from the `$after` cursor when
- * given; `X-Total-Count` (the whole filter, access rule applied) with `$total=1`, and a `Link`
- * header ({@link linkHeader}); with a foreign dialect on, the total always, `Content-Range`
+ * given; `X-Total-Count` (the whole filter, access rule applied; counted unless the page tells
+ * it, {@link lastPageTotal}) with `$total=1`, and a `Link` header ({@link linkHeader}); with a foreign dialect on, the total always, `Content-Range`
  * (simple-rest), json-server v1's envelope for `_per_page` and `_expand`'s parents as objects
  * ({@link expandParents}). `extra` filters are ANDed with the query's. Relation names are
  * checked before any query, so a bad one is a 400 even on an empty page.
@@ -74,10 +86,13 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
     return { status: 200, data: { count: counted } };
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
-  const [documents, counted] = await Promise.all([
-    ctx.collection.find(after === undefined ? filter : andFilters(filter, after), options).toArray(),
-    total ? ctx.collection.countDocuments(countableFilter(filter), collated(ctx)) : undefined,
-  ]);
+  const documents = await ctx.collection
+    .find(after === undefined ? filter : andFilters(filter, after), options)
+    .toArray();
+  const counted = total
+    ? (lastPageTotal(ctx, documents) ??
+      (await ctx.collection.countDocuments(countableFilter(filter), collated(ctx))))
+    : undefined;
   const headers = pageHeaders(ctx, documents, counted, cursorable);
   const related = wantsRelations(ctx)
     ? await resolveRelations(ctx, { documents, strip })
