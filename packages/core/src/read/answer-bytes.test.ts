@@ -97,6 +97,15 @@ describe('jsonWithin', () => {
     expect(read).toBeLessThanOrEqual(50 + 10 + 32);
   });
 
+  it('refuses a short page written in one call when its documents after the first are large', async () => {
+    const page = Array.from({ length: 20 }, (_, i) => ({ text: i === 0 ? 'x' : 'y'.repeat(10_000) }));
+    expect(await refusal(() => jsonWithin(page, 100_000, { relations: false }))).toMatchObject({
+      code: 'budget_exceeded',
+    });
+    const small = Array.from({ length: 20 }, () => ({ text: 'x'.repeat(100) }));
+    expect((await jsonWithin(small, 100_000, { relations: false })).body).toBe(JSON.stringify(small));
+  });
+
   it('refuses an answer past the budget without writing the rest of it', async () => {
     let read = 0;
     const page = Array.from({ length: 100 }, (_, i) => ({

@@ -22,9 +22,10 @@ const RELATION_LEVELS = 3;
 /**
  * A list without relations is written one document first, then pieces of at most this many
  * documents, each piece as many as fit a {@link PAGE_PIECE_SHARE} of what the budget leaves at
- * the size per document seen so far: a page of small documents costs two calls (one per
- * document cost a quarter more), and an answer is refused within one piece past the budget
- * (about a document when its documents are large from the start).
+ * the size per document seen so far; a page of one piece's worth is written in one call when
+ * its first document says it fits ({@link inOneCall}). A page of small documents costs about one
+ * call (one per document cost a quarter more), and an answer is refused within one piece past
+ * the budget (about a document when its documents are large from the start).
  */
 const PAGE_PIECE_AT_MOST = 32;
 const PAGE_PIECE_SHARE = 1 / 4;
@@ -187,9 +188,17 @@ function* writePage(out: Pieces, docs: unknown[]): Generator<void> {
   out.add(']');
 }
 
-/** A container written in one call: a document without relations, or any answer that holds few. */
-function inOneCall(data: unknown[] | Record<string, unknown>, relations: boolean): boolean {
-  return relations ? holdsFew(data) : !Array.isArray(data);
+/**
+ * A container written in one call: a document without relations, a page of one piece's worth of
+ * documents ({@link PAGE_PIECE_AT_MOST}) whose count times its first document's size is within a
+ * {@link PAGE_PIECE_SHARE} of the budget, or any answer that holds few.
+ */
+function inOneCall(data: unknown[] | Record<string, unknown>, relations: boolean, limit: number): boolean {
+  if (relations) return holdsFew(data);
+  if (!Array.isArray(data)) return true;
+  if (data.length > PAGE_PIECE_AT_MOST) return false;
+  const first = data.length === 0 ? 0 : (JSON.stringify(data[0])?.length ?? 4);
+  return data.length * first <= limit * PAGE_PIECE_SHARE;
 }
 
 /** `data` in one `JSON.stringify` call, refused past `limit` bytes. */
@@ -216,7 +225,7 @@ function textWithin(
   limit: number,
   { relations = true, sliceMs = SLICE_MS }: Writing,
 ): JsonText | Promise<JsonText> {
-  if (!isContainer(data) || inOneCall(data, relations)) return oneCall(data, limit);
+  if (!isContainer(data) || inOneCall(data, relations, limit)) return oneCall(data, limit);
   const out = new Pieces(limit, sliceMs);
   const steps = relations ? write(out, data, 0, RELATION_LEVELS) : writePage(out, data as unknown[]);
   return steps.next().done ? out.done() : inSlices(out, steps);
