@@ -50,7 +50,7 @@ interface CollectionImage {
 }
 
 /** One collection as a snapshot is written from it. */
-export interface CollectionState {
+interface CollectionState {
   docs: Document[];
   indexes: IndexDefinition[];
   /** The insertion sequences of the `_id` index's entries, in its order (see id-order.ts). */
