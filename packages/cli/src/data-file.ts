@@ -21,15 +21,30 @@ function isDocument(value: unknown): value is Document {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A json-server document: `id` becomes `_id` (unless the document has both). */
+/**
+ * A json-server document: `id` becomes `_id`, first (unless the document has both). One copy,
+ * built member by member (a rest and a spread would make two).
+ */
 function withStoreId(doc: Document): Document {
   if (doc._id !== undefined || doc.id === undefined) return doc;
-  const { id, ...rest } = doc;
-  return { _id: id, ...rest };
+  const renamed: Document = { _id: doc.id };
+  for (const key of Object.keys(doc)) {
+    if (key === 'id') continue;
+    // Defined, not assigned: a member named __proto__ stays a member.
+    if (key === '__proto__') {
+      Object.defineProperty(renamed, key, {
+        value: doc[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else renamed[key] = doc[key];
+  }
+  return renamed;
 }
 
-/** Reads and checks `path`; every problem names the file and where in it. */
-export function readDataFile(path: string): DataFile {
+/** The file at `path`, parsed; its text is dropped on return (a large file is not held twice). */
+function parseFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -39,12 +54,16 @@ export function readDataFile(path: string): DataFile {
       `cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
-  let parsed: unknown;
   try {
-    parsed = parseExtendedJson(text);
+    return parseExtendedJson(text);
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** Reads and checks `path`; every problem names the file and where in it. */
+export function readDataFile(path: string): DataFile {
+  const parsed = parseFile(path);
   if (!isDocument(parsed)) {
     throw new CliError(`${path} must hold an object of collections, such as { "posts": [ ... ] }`);
   }
@@ -56,11 +75,12 @@ export function readDataFile(path: string): DataFile {
       continue;
     }
     if (!isValidResourceName(name)) throw new CliError(`${path}: "${name}" is not a valid collection name`);
-    const docs = value.map((doc, i) => {
+    // In place: each document read gives way to its renamed copy, so the two are not both kept.
+    for (const [i, doc] of value.entries()) {
       if (!isDocument(doc)) throw new CliError(`${path}: ${name}[${i}] is not an object`);
-      return withStoreId(doc);
-    });
-    collections.set(name, docs);
+      value[i] = withStoreId(doc);
+    }
+    collections.set(name, value);
   }
   return { collections, skipped };
 }

@@ -218,6 +218,40 @@ function writesLine(flags: { db?: string | undefined; data?: string | undefined 
   return seed === undefined ? where : `${where}; ${seed} is only read, never written`;
 }
 
+/**
+ * Opens the storage of `store serve` and loads the `--seed` file into it, when its collections
+ * are empty. A function of its own, so that the file as read (every document parsed) is gone
+ * once loaded: `serve` runs as long as the server, and whatever it holds stays in memory.
+ */
+async function openSeeded(
+  flags: { db?: string | undefined; data?: string | undefined },
+  seedPath: string | undefined,
+  includeInternal: boolean,
+  io: CliIo,
+): Promise<Target> {
+  const seed = seedPath === undefined ? undefined : readDataFile(seedPath);
+  const target = await openTarget(flags);
+  if (seed === undefined) return target;
+  try {
+    const taken = await occupied(target, seed);
+    if (taken.length === 0) {
+      const seeded = await importCollections(target, seed, {
+        replace: false,
+        includeInternal,
+        progressTo: io.progress,
+      });
+      io.out(`seeded from ${seedPath}: ${seeded.map(([name, count]) => `${name} (${count})`).join(', ')}`);
+      if (seed.skipped.length > 0) io.out(`left out of the seed (not arrays): ${seed.skipped.join(', ')}`);
+    } else {
+      io.out(`--seed skipped: ${taken.map(([name]) => name).join(', ')} already hold documents`);
+    }
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+  return target;
+}
+
 async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parse('serve', args, {
     ...STORAGE_OPTIONS,
@@ -243,25 +277,8 @@ async function serve(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     flags.db = typeof configDb === 'string' ? configDb : undefined;
     flags.data = configData;
   }
-  const seed = values.seed === undefined ? undefined : readDataFile(values.seed);
-  const target = await openTarget(flags);
+  const target = await openSeeded(flags, values.seed, values['include-internal'] === true, io);
   try {
-    if (seed) {
-      const taken = await occupied(target, seed);
-      if (taken.length === 0) {
-        const seeded = await importCollections(target, seed, {
-          replace: false,
-          includeInternal: values['include-internal'] === true,
-          progressTo: io.progress,
-        });
-        io.out(
-          `seeded from ${values.seed}: ${seeded.map(([name, count]) => `${name} (${count})`).join(', ')}`,
-        );
-        if (seed.skipped.length > 0) io.out(`left out of the seed (not arrays): ${seed.skipped.join(', ')}`);
-      } else {
-        io.out(`--seed skipped: ${taken.map(([name]) => name).join(', ')} already hold documents`);
-      }
-    }
     const docs = await docsPlugin(target, config.plugins, values['no-docs'] === true, io);
     const client = clientOptions(values, config);
     const handler = createStoreHandler({

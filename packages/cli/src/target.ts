@@ -3,7 +3,7 @@
  * (`--data`), or a MongoDB database (`--db`), opened by the command itself so that a locked
  * directory or an unreachable server is a clear error before anything is served.
  */
-import type { StoreDb } from '@store/common';
+import type { Document, StoreDb } from '@store/common';
 import { createEmbeddedDb, EmbeddedDataError, TEMPORARY_COLLECTION_PREFIX } from '@store/embedded';
 import type { IndexDescription } from 'mongodb';
 import { CliError } from './cli-error';
@@ -15,6 +15,11 @@ export interface Target {
   description: string;
   /** Collection names holding data (an import's temporary collections left out). */
   collectionNames(): Promise<string[]>;
+  /**
+   * Inserts `docs` into `name` as `insertMany` does, the import handing them over: built from
+   * the file, never touched again (the embedded engine keeps them rather than copying them).
+   */
+  insertHandedOver(name: string, docs: Document[]): Promise<unknown>;
   /** Creates the empty collection `name` with the indexes of `like` (an import's temporary collection). */
   createLike(name: string, like: string): Promise<void>;
   /**
@@ -85,6 +90,7 @@ async function openMongo(uri: string): Promise<Target> {
         .map((each) => each.name)
         .filter((each) => !each.startsWith('system.') && isData(each))
         .sort(),
+    insertHandedOver: (name, docs) => db.collection(name).insertMany(docs),
     async createLike(name, like) {
       await db.createCollection(name);
       // As mongorestore does: listIndexes' descriptions, less their version, create the same indexes.
@@ -134,6 +140,7 @@ export async function openTarget(flags: {
       dir === undefined ? 'embedded (in memory: data is lost on exit)' : `embedded (data in ${dir})`,
     collectionNames: async () =>
       (await db.listCollections().toArray()).map((each) => each.name).filter(isData),
+    insertHandedOver: (name, docs) => db.collection(name).insertHandedOver(docs),
     async createLike(name, like) {
       for (const { spec, options } of db.collection(like).image().indexes) {
         await db.collection(name).createIndex(spec, options);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createEmbeddedDb } from '@store/embedded';
 import { EJSON, ObjectId } from 'bson';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readDataFile } from '../src/data-file';
 import { type CliIo, runCli } from '../src/index';
 import { run } from './serving';
 
@@ -82,6 +83,28 @@ describe('store import, all or nothing', () => {
     expect(await cli.exit).toBe(1);
     expect(cli.err()).toMatch(/posts\[3\]: the _id 1 is in the file twice \(first at posts\[1\]\)/);
     expect(await counts(data)).toEqual({});
+  });
+
+  it.each([
+    ['strings', [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'b' }], 3, 1],
+    ['numbers', [{ id: 1 }, { id: 2 }, { id: 2 }], 2, 1],
+  ])('refuses a repeated id after increasing %s, naming both places', async (_, docs, at, first) => {
+    const data = freshDir();
+    const cli = run(['import', dataFile({ posts: docs }), '--data', data]);
+    expect(await cli.exit).toBe(1);
+    expect(cli.err()).toMatch(
+      new RegExp(`posts\\[${at}\\]: the _id .* is in the file twice \\(first at posts\\[${first}\\]\\)`),
+    );
+    expect(await counts(data)).toEqual({});
+  });
+
+  it('reads a json-server id as the _id, first, keeping a member named __proto__ a member', () => {
+    const file = join(freshDir(), 'db.json');
+    writeFileSync(file, '{"posts":[{"title":"t","id":7,"__proto__":{"a":1}}]}');
+    const doc = readDataFile(file).collections.get('posts')?.[0] as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(['_id', 'title', '__proto__']);
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(doc, '__proto__')?.value).toEqual({ a: 1 });
   });
 
   it.each([

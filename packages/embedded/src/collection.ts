@@ -59,7 +59,7 @@ import { type Entry, type Matched, scanInSlices } from './scan';
 import { FirstDocuments } from './sort-documents';
 import { sortInSlices } from './sort-in-slices';
 import { walkSorted } from './sorted-walk';
-import { bsonBytes, cloneValue, idKey, isObjectId, toStored } from './values';
+import { bsonBytes, cloneValue, handedOverAsStored, idKey, isObjectId, toStored } from './values';
 import { walkSpan } from './walk-span';
 import { checkLimits, forEachInSlices, Work, type WorkLimits } from './work';
 import {
@@ -195,17 +195,16 @@ export const EMPTY = Symbol('empty');
 /** What a pipeline reads of a collection (by symbol: kept off the public surface). */
 export const PIPELINE_SOURCE = Symbol('pipelineSource');
 
-/** The indexes of a collection whose documents' insertion sequence is `order` (they travel together on a rename). */
-const indexesOrderedBy = (order: Map<string, number>): CollectionIndexes =>
-  new CollectionIndexes((key) => order.get(key) ?? 0);
-
 /** An embedded collection; see {@link StoreCollection} for each method. */
 export class EmbeddedCollection implements StoreCollection {
   readonly collectionName: string;
   #docs = new Map<string, Document>();
-  /** Insertion sequence of each document key: candidates found by key keep the order of a scan. */
-  #order = new Map<string, number>();
-  #indexes = indexesOrderedBy(this.#order);
+  /**
+   * The indexes; a document's insertion sequence, which keeps candidates found by key in the
+   * order of a scan, is kept in its `_id` index entry.
+   */
+  #indexes = new CollectionIndexes();
+  /** The insertion sequence the next document takes. */
   #inserted = 0;
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
@@ -390,7 +389,7 @@ export class EmbeddedCollection implements StoreCollection {
 
   /** `found` with the insertion sequence of each, to sort by. */
   #sequenced(found: Entry[]): Array<{ entry: Entry; at: number }> {
-    return found.map((entry) => ({ entry, at: this.#order.get(entry[0]) ?? 0 }));
+    return found.map((entry) => ({ entry, at: this.#indexes.sequenceOf(entry[0], entry[1]) }));
   }
 
   /** The documents stored under `keys`, ordered as `order` asks (see `#candidates`). */
@@ -458,8 +457,9 @@ export class EmbeddedCollection implements StoreCollection {
     return { compiled, found: doc ? [key, doc] : undefined };
   }
 
-  #insert(doc: Document): Document {
-    const stored = toStored(withIdFirst(doc));
+  /** Inserts `doc`, stored as `asStored` makes it (a copy by default). */
+  #insert(doc: Document, asStored: (doc: Document) => Document = toStored): Document {
+    const stored = asStored(withIdFirst(doc));
     if (Array.isArray(stored._id) || stored._id instanceof RegExp) {
       throw new EmbeddedDbError('InvalidIdField', "The '_id' value cannot be of type array or regex");
     }
@@ -472,13 +472,7 @@ export class EmbeddedCollection implements StoreCollection {
         keyValue,
       });
     }
-    this.#order.set(key, this.#inserted);
-    try {
-      this.#indexes.move(key, undefined, stored);
-    } catch (error) {
-      this.#order.delete(key);
-      throw error;
-    }
+    this.#indexes.move(key, undefined, stored, this.#inserted);
     this.#inserted++;
     this.#docs.set(key, stored);
     this.#noteExpiry(stored);
@@ -520,7 +514,6 @@ export class EmbeddedCollection implements StoreCollection {
 
   #forget(key: string, doc: Document): void {
     this.#docs.delete(key);
-    this.#order.delete(key);
     this.#journal({ c: this.collectionName, remove: doc._id });
   }
 
@@ -820,6 +813,27 @@ export class EmbeddedCollection implements StoreCollection {
     docs: Document[],
     options: InsertManyOptions = {},
   ): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
+    return this.#insertMany(docs, options, toStored);
+  }
+
+  /**
+   * {@link insertMany} of documents the caller hands over and never touches again (a file just
+   * parsed, as `store import` and `store serve --seed` load one): a document already as the
+   * engine stores it (plain JSON values, ObjectIds, valid dates) is kept itself, not copied.
+   * The same results and errors as insertMany.
+   */
+  insertHandedOver(
+    docs: Document[],
+    options: InsertManyOptions = {},
+  ): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
+    return this.#insertMany(docs, options, handedOverAsStored);
+  }
+
+  #insertMany(
+    docs: Document[],
+    options: InsertManyOptions,
+    asStored: (doc: Document) => Document,
+  ): Promise<{ insertedCount: number; insertedIds: Record<number, unknown> }> {
     return this.#durably(() => {
       this.#begin();
       checkOptions('insertMany', options);
@@ -829,17 +843,20 @@ export class EmbeddedCollection implements StoreCollection {
       const writeErrors: WriteErrorEntry[] = [];
       let first: unknown;
       let insertedCount = 0;
-      for (const [index, doc] of docs.entries()) {
-        try {
-          if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
-          insertedIds[index] = cloneValue(this.#insert(doc)._id);
-          insertedCount += 1;
-        } catch (error) {
-          writeErrors.push(writeErrorOf(error, index));
-          first ??= error;
-          if (ordered) break;
+      // The ordered indexes take the batch at once: sorted and merged once, not entry by entry.
+      this.#indexes.addingMany(() => {
+        for (const [index, doc] of docs.entries()) {
+          try {
+            if (!isPlainObject(doc)) throw new EmbeddedDbError('BadValue', 'document must be an object');
+            insertedIds[index] = cloneValue(this.#insert(doc, asStored)._id);
+            insertedCount += 1;
+          } catch (error) {
+            writeErrors.push(writeErrorOf(error, index));
+            first ??= error;
+            if (ordered) break;
+          }
         }
-      }
+      });
       if (first !== undefined) {
         // What was done, as the driver's bulk write error has it for an insertMany.
         const done = { insertedCount, matchedCount: 0, modifiedCount: 0, deletedCount: 0, upsertedCount: 0 };
@@ -1148,8 +1165,8 @@ export class EmbeddedCollection implements StoreCollection {
   restore(docs: Map<string, Document>, indexes: Iterable<IndexDefinition>, idOrder?: Int32Array): void {
     this.#docs = docs;
     const first = this.#inserted;
-    for (const key of docs.keys()) this.#order.set(key, this.#inserted++);
-    this.#indexes.rebuild(docs, idOrder && { places: idOrder, first });
+    this.#inserted += docs.size;
+    this.#indexes.rebuild(docs, first, idOrder);
     for (const definition of indexes) {
       this.#indexes.create(definition.spec, definition.options, this.#docs);
       this.#indexDefinitions.set(definition.name, definition);
@@ -1164,7 +1181,6 @@ export class EmbeddedCollection implements StoreCollection {
    */
   [TAKE_OVER](source: EmbeddedCollection): void {
     this.#docs = source.#docs;
-    this.#order = source.#order;
     this.#indexes = source.#indexes;
     this.#inserted = source.#inserted;
     this.#nextExpiry = source.#nextExpiry;
@@ -1175,8 +1191,7 @@ export class EmbeddedCollection implements StoreCollection {
   /** Drops every document and index, without journaling (the database records the drop). */
   [EMPTY](): void {
     this.#docs = new Map();
-    this.#order = new Map();
-    this.#indexes = indexesOrderedBy(this.#order);
+    this.#indexes = new CollectionIndexes();
     this.#inserted = 0;
     this.#nextExpiry = Number.POSITIVE_INFINITY;
     this.#indexDefinitions = new Map();
@@ -1193,20 +1208,14 @@ export class EmbeddedCollection implements StoreCollection {
 
   /**
    * The sequences of the `_id` index's entries in its order, from which an open places the
-   * documents in that order without sorting: only while the documents lie in sequence order
-   * (each added one at the end with a new sequence, as every write does), so that a
-   * sequence's rank is the document's place.
+   * documents in that order without sorting (a sequence's rank is the document's place: each
+   * document is added at the end with a new sequence, as every write does; the open checks
+   * the order it gets).
    */
   #idOrder(): number[] | undefined {
     const ids = this.#indexes.ordered('_id');
-    if (ids === undefined || ids.multikey.size > 0) return undefined;
-    const sequences = this.#order.entries();
-    let last = Number.NEGATIVE_INFINITY;
-    for (const key of this.#docs.keys()) {
-      const next = sequences.next();
-      if (next.done || next.value[0] !== key || !(next.value[1] > last)) return undefined;
-      last = next.value[1];
-    }
-    return sequences.next().done ? ids.entries.map(({ seq }) => seq) : undefined;
+    if (ids === undefined || ids.multikey.size > 0 || ids.entries.length !== this.#docs.size)
+      return undefined;
+    return ids.entries.map(({ seq }) => seq);
   }
 }

@@ -129,8 +129,8 @@ const defaultName = (spec: IndexSpec): string =>
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** The insertion sequence of a stored document, by key (ties in an ordered index keep it). */
-export type SequenceOf = (docKey: string) => number;
+/** Binary searches for insertion sequences, per document stored, past which a map of them is built. */
+const SEARCHES_BEFORE_MAP = 1 / 32;
 
 /** A range of an ordered index a filter pins, with how many documents it holds. */
 export interface IndexRange {
@@ -146,11 +146,53 @@ export class CollectionIndexes {
   readonly #fields = new Map<string, FieldIndex>();
   /** Ordered indexes: `_id`, and each single-field ascending/descending index on a top-level field. */
   readonly #ordered = new Map<string, OrderedIndex>();
-  readonly #seqOf: SequenceOf;
+  /** Every document's insertion sequence, by key, once {@link sequenceOf} has searched enough. */
+  #sequenceMap: Map<string, number> | undefined;
+  /** Binary searches {@link sequenceOf} made while there is no map. */
+  #searches = 0;
+  /** The unique indexes and the TTL indexes of {@link #indexes}, kept as it changes (every write reads them). */
+  #uniques: UniqueIndex[] = [];
+  #ttl: ReadonlyArray<{ field: string; seconds: number }> = [];
 
-  constructor(seqOf: SequenceOf = () => 0) {
-    this.#seqOf = seqOf;
+  constructor() {
     this.#ordered.set('_id', new OrderedIndex('_id'));
+  }
+
+  /**
+   * The insertion sequence of the stored document `doc` (of key `docKey`), which ties in an
+   * ordered index keep, and candidates found by key are sorted by: kept in its `_id` index
+   * entry, found there by binary search (0 when it is not stored). Once such searches add up to
+   * a thirty-second of the documents (reads sorting many candidates, many writes), a map of every
+   * document's sequence is built and kept from then on: a collection read by `_id` and by scans
+   * never pays for one (a map entry per document).
+   */
+  sequenceOf(docKey: string, doc: Document): number {
+    const known = this.#sequenceMap?.get(docKey);
+    if (known !== undefined) return known;
+    const ids = this.#ids();
+    if (this.#sequenceMap === undefined && ++this.#searches > ids.size * SEARCHES_BEFORE_MAP) {
+      this.#sequenceMap = this.#allSequences();
+      return this.#sequenceMap.get(docKey) ?? 0;
+    }
+    return ids.sequenceOf(docKey, doc._id) ?? 0;
+  }
+
+  #ids(): OrderedIndex {
+    return this.#ordered.get('_id') as OrderedIndex;
+  }
+
+  /** The insertion sequence of every stored document, by key. */
+  #allSequences(): Map<string, number> {
+    if (this.#sequenceMap) return this.#sequenceMap;
+    const sequences = new Map<string, number>();
+    for (const { docKey, seq } of this.#ids().entries) sequences.set(docKey, seq);
+    return sequences;
+  }
+
+  /** {@link sequenceOf} for building an index over every document (one map for all, dropped after unless kept). */
+  #sequences(): (docKey: string) => number {
+    const sequences = this.#allSequences();
+    return (docKey) => sequences.get(docKey) ?? 0;
   }
 
   /** The ordered index of `field` (`_id` always has one). */
@@ -174,16 +216,15 @@ export class CollectionIndexes {
   }
 
   /**
-   * Builds the `_id` index over documents loaded without {@link move} (a durable database's
-   * open); `idOrder` gives their places in `_id` order, the first one's sequence being `first`.
+   * Builds the ordered indexes over documents loaded without {@link move} (a durable
+   * database's open), in sequence from `first` in their order; `places` gives their places in
+   * `_id` order.
    */
-  rebuild(docs: Map<string, Document>, idOrder?: { places: Int32Array; first: number }): void {
+  rebuild(docs: Map<string, Document>, first: number, places?: Int32Array): void {
+    this.#sequenceMap = undefined;
+    this.#ordered.set('_id', OrderedIndex.inPlaces('_id', docs, places, first));
     for (const field of this.#ordered.keys()) {
-      const index =
-        field === '_id' && idOrder
-          ? OrderedIndex.inPlaces(field, docs, idOrder.places, idOrder.first)
-          : new OrderedIndex(field, docs, this.#seqOf);
-      this.#ordered.set(field, index);
+      if (field !== '_id') this.#ordered.set(field, new OrderedIndex(field, docs, this.#sequences()));
     }
   }
 
@@ -207,6 +248,7 @@ export class CollectionIndexes {
     const index: RecordedIndex = { name, spec, options };
     if (options.unique) index.unique = createUniqueIndex(spec, options.sparse, docs);
     this.#indexes.push(index);
+    this.#changed();
     this.#addFieldIndex(spec, docs);
     return name;
   }
@@ -217,7 +259,7 @@ export class CollectionIndexes {
     const [field, kind] = first;
     if ((kind === 1 || kind === -1) && isIndexableField(field) && !this.#fields.has(field)) {
       this.#fields.set(field, new FieldIndex(field, docs));
-      this.#ordered.set(field, new OrderedIndex(field, docs, this.#seqOf));
+      this.#ordered.set(field, new OrderedIndex(field, docs, this.#sequences()));
     }
   }
 
@@ -270,6 +312,7 @@ export class CollectionIndexes {
     const at = this.#indexes.findIndex((index) => index.name === name);
     const [dropped] = at === -1 ? [] : this.#indexes.splice(at, 1);
     if (!dropped) throw new EmbeddedDbError('IndexNotFound', `index not found with name [${name}]`);
+    this.#changed();
     const [field, ...rest] = Object.keys(dropped.spec);
     if (field === undefined || rest.length > 0 || !this.#fields.has(field)) return;
     const stillIndexed = this.#indexes.some((index) => {
@@ -297,8 +340,14 @@ export class CollectionIndexes {
   }
 
   /** TTL indexes as `{ field, seconds }`. */
-  ttl(): Array<{ field: string; seconds: number }> {
-    return this.#indexes.flatMap((index) => {
+  ttl(): ReadonlyArray<{ field: string; seconds: number }> {
+    return this.#ttl;
+  }
+
+  /** Keeps the unique and TTL indexes after an index is created or dropped. */
+  #changed(): void {
+    this.#uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
+    this.#ttl = this.#indexes.flatMap((index) => {
       const field = Object.keys(index.spec)[0];
       const seconds = index.options.expireAfterSeconds;
       return field !== undefined && seconds !== undefined ? [{ field, seconds }] : [];
@@ -306,31 +355,57 @@ export class CollectionIndexes {
   }
 
   /**
-   * Moves the document `key` from `before` (absent on insert) to `after` (absent on delete)
-   * in every index, or throws a duplicate-key error (of a unique index) and changes nothing.
+   * Moves the document `key` (of insertion sequence `seq`) from `before` (absent on insert) to
+   * `after` (absent on delete) in every index, or throws a duplicate-key error (of a unique
+   * index) and changes nothing.
    */
-  move(key: string, before: Document | undefined, after: Document | undefined): void {
-    const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
+  move(
+    key: string,
+    before: Document | undefined,
+    after: Document | undefined,
+    seq = before ? this.sequenceOf(key, before) : 0,
+  ): void {
+    const uniques = this.#uniques;
     if (after) for (const unique of uniques) unique.check(key, after);
-    for (const index of [...uniques, ...this.#fields.values()]) {
+    for (const index of uniques) {
       if (before) index.remove(key, before);
       if (after) index.add(key, after);
     }
-    const seq = this.#seqOf(key);
+    for (const index of this.#fields.values()) {
+      if (before) index.remove(key, before);
+      if (after) index.add(key, after);
+    }
     for (const index of this.#ordered.values()) {
       if (before && after) index.move(key, before, after, seq);
       else if (before) index.remove(key, before, seq);
       else if (after) index.add(key, after, seq);
     }
+    if (!before && after) this.#sequenceMap?.set(key, seq);
+    else if (before && !after) this.#sequenceMap?.delete(key);
+  }
+
+  /**
+   * Runs `inserts` (a batch: {@link move}s of new documents only) with every ordered index adding
+   * in bulk: what lands inside an index is sorted and merged once, at the end.
+   */
+  addingMany<T>(inserts: () => T): T {
+    let run = inserts;
+    for (const index of this.#ordered.values()) {
+      const inner = run;
+      run = () => index.addingMany(inner);
+    }
+    return run();
   }
 
   /** Removes the documents of `removed` from every index (as {@link move} to nothing does, in one pass per ordered index). */
   removeAll(removed: ReadonlyArray<[key: string, doc: Document]>): void {
-    const uniques = this.#indexes.flatMap((index) => (index.unique ? [index.unique] : []));
-    for (const index of [...uniques, ...this.#fields.values()]) {
+    for (const index of [...this.#uniques, ...this.#fields.values()]) {
       for (const [key, doc] of removed) index.remove(key, doc);
     }
-    const sequenced = removed.map(([key, doc]) => [key, doc, this.#seqOf(key)] as [string, Document, number]);
+    const sequenced = removed.map(
+      ([key, doc]) => [key, doc, this.sequenceOf(key, doc)] as [string, Document, number],
+    );
     for (const index of this.#ordered.values()) index.removeAll(sequenced);
+    for (const [key] of removed) this.#sequenceMap?.delete(key);
   }
 }

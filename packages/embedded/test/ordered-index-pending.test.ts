@@ -2,7 +2,8 @@
  * An ordered index fed keys out of order (random string ids, values inserted anywhere) holds
  * exactly the entries a full sort gives, in (value, insertion) order, whatever mix of inserts,
  * removals, moves and reads came before: entries waiting to be merged are found by removals and
- * moves, and every read sees them.
+ * moves, and every read sees them; so do entries added in bulk batches (`addingMany`), sorted and
+ * merged only once they are many.
  */
 import type { Document } from '@store/common';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +82,47 @@ describe('an ordered index fed out of order', () => {
       }
       expect(index.entries).toEqual(sorted(held));
       expect(index.all()).toEqual([0, held.size]);
+    },
+  );
+
+  it.each([1, 2, 3])(
+    'holds what a full sort holds when fed in bulk batches, between removals, moves and reads (seed %i)',
+    (seed) => {
+      const int = random(seed);
+      const value = () => (int(4) === 0 ? `s${int(500)}` : int(2000) - 1000);
+      const index = new OrderedIndex('v', [], () => 0, { spliceAtMost: 0, pendingAtLeast: 16 });
+      const held = new Map<string, Held>();
+      let seq = 0;
+      for (let batch = 0; batch < 60; batch++) {
+        index.addingMany(() => {
+          for (let i = int(600); i > 0; i--) {
+            const docKey = `k${++seq}`;
+            // Now and then an array (kept apart) or a value past every other (appended).
+            const doc = { v: int(20) === 0 ? [value()] : int(5) === 0 ? 10_000 + seq : value() };
+            held.set(docKey, { doc, seq });
+            index.add(docKey, doc, seq);
+          }
+        });
+        const keys = [...held.keys()];
+        const roll = int(4);
+        if (roll === 0)
+          expect(index.entries).toEqual(sorted(held).filter(({ value }) => !Array.isArray(value)));
+        for (let i = 0; i < 5 && keys.length > 0; i++) {
+          const docKey = keys[int(keys.length)] as string;
+          const { doc, seq: at } = held.get(docKey) as Held;
+          if (roll === 1) {
+            held.delete(docKey);
+            index.remove(docKey, doc, at);
+          } else if (roll === 2) {
+            const next = { v: value() };
+            held.set(docKey, { doc: next, seq: at });
+            index.move(docKey, doc, next, at);
+          }
+        }
+      }
+      const expected = sorted(held).filter(({ value }) => !Array.isArray(value));
+      expect(index.entries).toEqual(expected);
+      expect(index.multikey.size).toBe(held.size - expected.length);
     },
   );
 
