@@ -358,7 +358,7 @@ export class EmbeddedCollection implements StoreCollection {
     matched: Matched,
   ): Promise<void> | undefined {
     const keys = compiled.collated ? undefined : this.#candidateKeys(filter);
-    const found = keys ? this.#byKeysInSlices(keys, order, work) : this.#docs.entries();
+    const found = keys ? this.#byKeysInSlices(keys, order, work) : this.#docs;
     if (!(found instanceof Promise)) return scanInSlices(found, compiled, work, matched);
     return found.then((sorted) => scanInSlices(sorted, compiled, work, matched));
   }

@@ -23,10 +23,36 @@ function scanSlice(
   compiled: CompiledFilter,
   work: Work,
   matched: Matched,
+  read: { count: number } = { count: 0 },
 ): 'done' | 'due' {
   for (let step = entries.next(); !step.done; step = entries.next()) {
+    read.count++;
     work.examine();
     if (compiled.test(step.value[1]) && matched(step.value)) return 'done';
+    if (work.tick()) return 'due';
+  }
+  return 'done';
+}
+
+/**
+ * What is left of a collection's map at a scan's first pause: its keys and documents in two
+ * arrays (references only), not an entry per document, which a scan of a million documents would
+ * keep alive across its pauses (tens of megabytes for the garbage collector to copy, each scan).
+ */
+interface Rest {
+  readonly keys: string[];
+  readonly docs: Document[];
+  at: number;
+}
+
+/** {@link scanSlice} over `rest`: an entry is made only for a document that matches. */
+function scanRestSlice(rest: Rest, compiled: CompiledFilter, work: Work, matched: Matched): 'done' | 'due' {
+  const { keys, docs } = rest;
+  while (rest.at < docs.length) {
+    const at = rest.at++;
+    const doc = docs[at] as Document;
+    work.examine();
+    if (compiled.test(doc) && matched([keys[at] as string, doc])) return 'done';
     if (work.tick()) return 'due';
   }
   return 'done';
@@ -40,21 +66,24 @@ function scanSlice(
  * whatever other callers write meanwhile (documents are never changed in place).
  */
 export function scanInSlices(
-  source: Iterable<Entry>,
+  source: readonly Entry[] | Map<string, Document>,
   compiled: CompiledFilter,
   work: Work,
   matched: Matched,
 ): Promise<void> | undefined {
-  const entries = source[Symbol.iterator]();
-  if (scanSlice(entries, compiled, work, matched) === 'done') return undefined;
-  let rest: Iterator<Entry> = entries;
-  if (!Array.isArray(source)) {
-    const copy: Entry[] = [];
-    for (let next = entries.next(); !next.done; next = entries.next()) copy.push(next.value);
-    rest = copy[Symbol.iterator]();
+  const entries = source instanceof Map ? source.entries() : source[Symbol.iterator]();
+  const read = { count: 0 };
+  if (scanSlice(entries, compiled, work, matched, read) === 'done') return undefined;
+  if (!(source instanceof Map)) {
+    return (async () => {
+      do await work.pause();
+      while (scanSlice(entries, compiled, work, matched) === 'due');
+    })();
   }
+  // Copied by the engine's own array builders (no entry per document), the first `read` skipped.
+  const rest: Rest = { keys: Array.from(source.keys()), docs: Array.from(source.values()), at: read.count };
   return (async () => {
     do await work.pause();
-    while (scanSlice(rest, compiled, work, matched) === 'due');
+    while (scanRestSlice(rest, compiled, work, matched) === 'due');
   })();
 }

@@ -198,7 +198,8 @@ describe('the journal switch', () => {
       } finally {
         checker.remove();
       }
-      expect(cuts).toBeGreaterThanOrEqual(Math.min(size, 300));
+      // Every byte of the switch record (its size is up to `size`: the records batched into one write vary with timing).
+      expect(cuts).toBeGreaterThanOrEqual(Math.min(recordBytes, 300));
       console.log(
         `switch cuts (a ${recordBytes}-byte switch record): ${calls.length} calls, ${cuts} byte cuts, ${checker.checked} directories opened`,
       );
