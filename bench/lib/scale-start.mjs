@@ -76,9 +76,17 @@ export function writeSeed(dir, count) {
   return { file, count, ids, probe: count === 0 ? '/items' : `/items/${ids[0]}` };
 }
 
-/** The folder the servers share: the store's config, json-server v1's empty `public`. */
+/**
+ * The folder the servers share: the store's config, json-server v1's empty `public`. The store's
+ * config turns the rate limits off (one load generator) and raises `budgets.examined` past the
+ * largest table: by default the store refuses a scan of more than a million documents (422
+ * `budget_exceeded`), and the table measures how the engine's scans grow, not that policy.
+ */
 export function prepareDir(dir) {
-  writeFileSync(join(dir, 'store.config.mjs'), 'export default { rateLimit: false };\n');
+  writeFileSync(
+    join(dir, 'store.config.mjs'),
+    'export default { rateLimit: false, budgets: { examined: 100_000_000 } };\n',
+  );
   mkdirSync(join(dir, 'public'), { recursive: true });
 }
 
