@@ -6,22 +6,11 @@
  */
 import { createEmbeddedDb } from '@store/embedded';
 import { describe, expect, it } from 'vitest';
-
-/** A small seeded generator (mulberry32): every run tests the same cases. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return (n: number) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
-  };
-}
+import { seededIntegers } from './support/seeded-random';
 
 describe('the insertion sequence of documents found through an index', () => {
   it.each([1, 2, 3])('keeps them in scan order, searched for and from the map (seed %i)', async (seed) => {
-    const int = random(seed);
+    const int = seededIntegers(seed);
     const collection = createEmbeddedDb().collection(`seq${seed}`);
     await collection.createIndex({ n: 1 });
     const id = () => `${int(1e9).toString(36)}-${int(1e9).toString(36)}`;

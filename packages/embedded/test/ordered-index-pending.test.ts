@@ -9,18 +9,7 @@ import type { Document } from '@store/common';
 import { describe, expect, it } from 'vitest';
 import { compareValues, RANK } from '../src/bson-order';
 import { OrderedIndex } from '../src/ordered-index';
-
-/** A small seeded generator (mulberry32): every run tests the same cases. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return (n: number) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * n);
-  };
-}
+import { seededIntegers } from './support/seeded-random';
 
 interface Held {
   doc: Document;
@@ -44,7 +33,7 @@ describe('an ordered index fed out of order', () => {
   it.each([1, 2, 3].flatMap((seed) => tunings.map((tuning) => [seed, tuning] as const)))(
     'holds what a full sort holds after any mix of inserts, removals, moves and reads (seed %i, %o)',
     (seed, tuning) => {
-      const int = random(seed);
+      const int = seededIntegers(seed);
       const value = () => (int(4) === 0 ? `s${int(500)}` : int(2000) - 1000);
       const index = new OrderedIndex('v', [], () => 0, tuning);
       const held = new Map<string, Held>();
@@ -88,7 +77,7 @@ describe('an ordered index fed out of order', () => {
   it.each([1, 2, 3])(
     'holds what a full sort holds when fed in bulk batches, between removals, moves and reads (seed %i)',
     (seed) => {
-      const int = random(seed);
+      const int = seededIntegers(seed);
       const value = () => (int(4) === 0 ? `s${int(500)}` : int(2000) - 1000);
       const index = new OrderedIndex('v', [], () => 0, { spliceAtMost: 0, pendingAtLeast: 16 });
       const held = new Map<string, Held>();

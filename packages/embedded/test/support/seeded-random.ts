@@ -13,3 +13,9 @@ export function prng(seed: number): () => number {
 export function picker(random: () => number): <T>(items: readonly T[]) => T {
   return <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 }
+
+/** Integers in [0, n) from a seeded {@link prng}: `int(n)` draws one. */
+export function seededIntegers(seed: number): (n: number) => number {
+  const random = prng(seed);
+  return (n) => Math.floor(random() * n);
+}
