@@ -21,7 +21,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildCases } from './lib/cases.mjs';
 import { load, requestOnce, spawnContender } from './lib/measure.mjs';
-import { markdown, summarize } from './lib/report.mjs';
+import { MEASURED as CONTENDERS, markdown, summarize } from './lib/report.mjs';
 import { STORE_INDEXES } from './lib/store-config.mjs';
 import { holdIdleStreams, measureLatency } from './lib/subscribers.mjs';
 
@@ -33,16 +33,6 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const profileDir = args.includes('--profile') ? here('./profiles') : undefined;
-const CONTENDERS = [
-  'store',
-  'baseline',
-  'floor',
-  'jsonServer',
-  'jsonServerV1',
-  'feathers',
-  'limit',
-  'storeCli',
-];
 /** On MongoDB, only the contenders on its engine: the others would measure the same as embedded. */
 const ON_MONGODB = ['store', 'baseline'];
 const TIMING = quick ? { warmup: 1, seconds: 1, rounds: 2 } : { warmup: 3, seconds: 1.5, rounds: 10 };
