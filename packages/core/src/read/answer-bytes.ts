@@ -129,24 +129,19 @@ function containersLeft(value: unknown[] | Record<string, unknown>, left: number
 }
 
 /**
- * Writes `value` as `JSON.stringify` would, in pieces down to `levels` of containers (with
- * relations, only the containers that hold many: {@link WHOLE_AT_MOST}), yielding between two
- * pieces once the slice is over.
+ * Writes an answer with relations as `JSON.stringify` would, in pieces down to
+ * {@link RELATION_LEVELS} of containers (only the containers that hold many: {@link WHOLE_AT_MOST}),
+ * yielding between two pieces once the slice is over.
  */
-function* write(
-  out: Pieces,
-  value: unknown[] | Record<string, unknown>,
-  depth: number,
-  levels: number,
-): Generator<void> {
+function* write(out: Pieces, value: unknown[] | Record<string, unknown>, depth: number): Generator<void> {
   const inPieces = (member: unknown): member is unknown[] | Record<string, unknown> =>
-    depth + 1 < levels && isContainer(member) && !holdsFew(member);
+    depth + 1 < RELATION_LEVELS && isContainer(member) && !holdsFew(member);
   if (Array.isArray(value)) {
     out.add('[');
     for (let i = 0; i < value.length; i++) {
       const member = value[i];
       if (i > 0) out.add(',');
-      if (inPieces(member)) yield* write(out, member, depth + 1, levels);
+      if (inPieces(member)) yield* write(out, member, depth + 1);
       else out.add(JSON.stringify(member) ?? 'null');
       if (out.due) yield;
     }
@@ -163,7 +158,7 @@ function* write(
     if (text === undefined) continue;
     out.add(`${first ? '' : ','}${JSON.stringify(key)}:${text}`);
     first = false;
-    if (split) yield* write(out, member, depth + 1, levels);
+    if (split) yield* write(out, member, depth + 1);
     if (out.due) yield;
   }
   out.add('}');
@@ -227,7 +222,7 @@ function textWithin(
 ): JsonText | Promise<JsonText> {
   if (!isContainer(data) || inOneCall(data, relations, limit)) return oneCall(data, limit);
   const out = new Pieces(limit, sliceMs);
-  const steps = relations ? write(out, data, 0, RELATION_LEVELS) : writePage(out, data as unknown[]);
+  const steps = relations ? write(out, data, 0) : writePage(out, data as unknown[]);
   return steps.next().done ? out.done() : inSlices(out, steps);
 }
 
