@@ -96,7 +96,7 @@ describe('the _id order kept in a snapshot', () => {
     );
   });
 
-  it('is not used once a document was deleted and another inserted after the snapshot (as many documents, other places)', async () => {
+  it('gives the right index once a document was deleted and another inserted after the snapshot (as many documents, other places)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-id-order-'));
     try {
       const writer = createEmbeddedDb({ dir, warn: quiet });

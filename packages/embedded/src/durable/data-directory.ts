@@ -45,7 +45,7 @@ export const journalName = (generation: number): string => `journal-${generation
 interface CollectionImage {
   docs: Map<string, Document>;
   indexes: Map<string, IndexDefinition>;
-  /** The snapshot's record of the `_id` index's order (see id-order.ts), until a later change adds or removes a document. */
+  /** The snapshot's record of the `_id` index's order (see id-order.ts; the open checks the order it gives). */
   idOrder?: Uint8Array;
 }
 
@@ -74,12 +74,9 @@ function apply(collections: Map<string, CollectionImage>, change: Document): boo
   const image = imageOf(collections, change.c);
   const { put, index, idOrder } = change as { put?: Document; index?: IndexDefinition; idOrder?: unknown };
   if (typeof put === 'object' && put !== null) {
-    const key = idKey(put._id);
-    if (image.idOrder && !image.docs.has(key)) image.idOrder = undefined;
-    image.docs.set(key, put);
+    image.docs.set(idKey(put._id), put);
   } else if ('remove' in change) {
     image.docs.delete(idKey(change.remove));
-    image.idOrder = undefined;
   } else if (idOrder instanceof Binary) {
     image.idOrder = idOrder.buffer.subarray(0, idOrder.position);
   } else if (typeof index === 'object' && index !== null && typeof index.name === 'string') {
@@ -141,7 +138,6 @@ function snapshotRecord(payload: Buffer, version: unknown, makers: RowMakers): S
 /** Takes a batch's documents into its collection; false at the first that is not a document. */
 function applyBatch(collections: Map<string, CollectionImage>, { collection, docs }: DocumentBatch): boolean {
   const image = imageOf(collections, collection);
-  image.idOrder = undefined;
   for (const doc of docs) {
     if (typeof doc !== 'object' || doc === null) return false;
     image.docs.set(idKey(doc._id), doc);
