@@ -85,7 +85,7 @@ function sameAsStored(value: unknown, at: Walk): unknown {
       return value;
     case 'string':
       at.bytes += 3 * value.length + 5;
-      return (value as WellFormed).isWellFormed() ? value : NOT_PLAIN;
+      return isWellFormed(value) ? value : NOT_PLAIN;
     case 'object':
       break;
     default:
@@ -107,8 +107,9 @@ function sameAsStored(value: unknown, at: Walk): unknown {
   return NOT_PLAIN;
 }
 
-/** `String.prototype.isWellFormed` (Node 20; not in the ES2023 library types). */
-type WellFormed = string & { isWellFormed(): boolean };
+/** `String.prototype.isWellFormed` (Node >= 20; not in the ES2023 library types): no lone surrogate. */
+export const isWellFormed = (text: string): boolean =>
+  (text as string & { isWellFormed(): boolean }).isWellFormed();
 
 function arrayAsStored(value: unknown[], at: Walk): unknown {
   const copy: unknown[] = at.copy ? new Array(value.length) : value;
@@ -142,13 +143,18 @@ function objectAsStored(value: Document, at: Walk): unknown {
   return copy;
 }
 
-/** Keys the round trip keeps as they are and that hold no meaning to BSON. */
-const plainKey = (key: string): boolean =>
+/**
+ * Keys the BSON round trip keeps as they are and that hold no meaning to BSON. Not: keys
+ * starting with `$` (a `{ $ref, $id }` reads back as a DBRef), `_bsontype` and `toBSON`, a NUL
+ * (BSON refuses it in a key), and keys that are not well-formed UTF-16 (a lone surrogate comes
+ * back changed).
+ */
+export const plainKey = (key: string): boolean =>
   key.charCodeAt(0) !== 0x24 /* $ */ &&
   key !== '_bsontype' &&
   key !== 'toBSON' &&
   !key.includes('\0') &&
-  (key as WellFormed).isWellFormed();
+  isWellFormed(key);
 
 /** The BSON bytes of a stored document (to tell whether an update changed anything). */
 export function bsonBytes(doc: Document): Uint8Array {

@@ -2,23 +2,10 @@
  * Which documents JSON carries exactly: those that `JSON.parse(JSON.stringify(doc))` gives back
  * as a BSON round trip does (what the engine stores and what a version-1 snapshot gives back).
  */
+import { isWellFormed, plainKey } from '../values';
 
-/** `String.prototype.isWellFormed` (Node >= 20), which the TypeScript library in use does not declare. */
-const isWellFormed = (String.prototype as unknown as { isWellFormed(this: string): boolean }).isWellFormed;
-
-/**
- * Whether `key` reads back as itself through both JSON and BSON. Not: keys starting with `$` (a
- * `{ $ref, $id }` reads back from BSON as a DBRef), names BSON or JSON read as more than a name,
- * a NUL (BSON refuses it in a key), and keys that are not well-formed UTF-16 (a lone surrogate
- * comes back from BSON changed).
- */
-const plainKey = (key: string): boolean =>
-  key.charCodeAt(0) !== 36 /* $ */ &&
-  key !== '_bsontype' &&
-  key !== 'toBSON' &&
-  key !== 'toJSON' &&
-  !key.includes('\u0000') &&
-  isWellFormed.call(key);
+/** Whether `key` reads back as itself through both JSON and BSON: a plain key, not `toJSON`. */
+const jsonKey = (key: string): boolean => plainKey(key) && key !== 'toJSON';
 
 /**
  * Whether JSON gives `value` back exactly as a BSON round trip does: strings (well-formed),
@@ -30,7 +17,7 @@ const plainKey = (key: string): boolean =>
 export function exactInJson(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
-      return isWellFormed.call(value);
+      return isWellFormed(value);
     case 'number':
       return Number.isFinite(value) && !(value === 0 && 1 / value < 0);
     case 'boolean':
@@ -53,7 +40,7 @@ function exactObject(value: object): boolean {
   if (prototype !== Object.prototype && prototype !== null) return false;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!plainKey(key) || !exactInJson(record[key])) return false;
+    if (!jsonKey(key) || !exactInJson(record[key])) return false;
   }
   return true;
 }
