@@ -4,7 +4,7 @@
  * as json-server's `db.json` is (documents with `id`: it becomes `_id`).
  */
 import { readFileSync } from 'node:fs';
-import type { Document } from '@store/common';
+import { type Document, setOwn } from '@store/common';
 import { isValidResourceName } from '@store/query';
 import { EJSON } from 'bson';
 import { CliError } from './cli-error';
@@ -31,14 +31,7 @@ function withStoreId(doc: Document): Document {
   for (const key of Object.keys(doc)) {
     if (key === 'id') continue;
     // Defined, not assigned: a member named __proto__ stays a member.
-    if (key === '__proto__') {
-      Object.defineProperty(renamed, key, {
-        value: doc[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else renamed[key] = doc[key];
+    setOwn(renamed, key, doc[key]);
   }
   return renamed;
 }

@@ -38,4 +38,5 @@ export {
   isPlainObject,
 } from './option-checks';
 export { invalidOption, isOptionError, OptionError } from './option-error';
+export { setOwn } from './own-property';
 export { isStoreError, StoreError, type StoreErrorOptions } from './store-error';

@@ -5,7 +5,7 @@
  */
 
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { EJSON, ObjectId } from 'bson';
 // mingo's own updater: the `update` of mingo's index merges its full default context in front
 // of the one given, so its stock `$regex` (backtracking) would win over the engine's (RE2).
@@ -14,7 +14,7 @@ import { checkArrayFilters } from './array-filters';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
 import { applyPipeline, type PipelineRun, pipelineRun, validatePipeline } from './update-pipeline';
-import { cloneValue, idKey, setOwn, toStored } from './values';
+import { cloneValue, idKey, toStored } from './values';
 
 /** An operator update (`{ $set: {...} }`) or an update pipeline (`[{ $set: {...} }]`). */
 export type Update = Record<string, Document> | Document[];

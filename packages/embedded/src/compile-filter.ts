@@ -6,7 +6,7 @@
  */
 
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { Context } from 'mingo';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
@@ -25,7 +25,6 @@ import { COMPARISON_OPERATORS } from './query-operators';
 import { REGEX_EXPRESSIONS } from './regex-expressions';
 import { $all, $regex } from './regex-operators';
 import { textMatcher } from './text-search';
-import { setOwn } from './values';
 
 /** Internal field-level stand-in for the top-level `$text` operator (mingo has no `$text`). */
 const TEXT_OPERATOR = '$__embeddedText';

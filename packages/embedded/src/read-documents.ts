@@ -5,14 +5,14 @@
  */
 
 import type { Document, FindOptions } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError, toBadValue } from './errors';
 import { distanceToField } from './geo-operators';
 import { SELECT_AT_MOST, sortDocuments, type ValueOrder } from './sort-documents';
 import { SORT_AT_ONCE, sortDocumentsInSlices, sortInSlices } from './sort-in-slices';
-import { cloneValue, setOwn } from './values';
+import { cloneValue } from './values';
 import { forEachInSlices, type Work } from './work';
 
 function checkCount(name: string, value: unknown): number | undefined {

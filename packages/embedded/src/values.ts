@@ -7,7 +7,7 @@
  * canonical `_id` key that keeps `"1"`, `1` and ObjectIds apart.
  */
 
-import type { Document } from '@store/common';
+import { type Document, setOwn } from '@store/common';
 import { BSON, EJSON, ObjectId } from 'bson';
 import { asBadValue } from './errors';
 
@@ -159,15 +159,6 @@ export const plainKey = (key: string): boolean =>
 /** The BSON bytes of a stored document (to tell whether an update changed anything). */
 export function bsonBytes(doc: Document): Uint8Array {
   return BSON.serialize(doc);
-}
-
-/** Sets an own property, even one named `__proto__` (which must never reach a prototype). */
-export function setOwn(target: Document, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /** A deep copy of a stored value (stored values hold only BSON-representable data). */

@@ -1,3 +1,4 @@
+import { setOwn } from '@store/common';
 import type { Projection } from '@store/query';
 import type { PopulateDocument } from './db';
 import { allReferenceFields, referenceFields, type SingularOverrides } from './naming';
@@ -85,14 +86,7 @@ function copyWithout(doc: PopulateDocument, left: (key: string) => boolean): Pop
   for (const key of Object.keys(doc)) {
     if (left(key)) continue;
     // An own `__proto__` (JSON can make one) stays a field, not the copy's prototype.
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, {
-        value: doc[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = doc[key];
+    setOwn(copy, key, doc[key]);
   }
   return copy;
 }

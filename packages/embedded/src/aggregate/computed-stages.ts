@@ -3,12 +3,13 @@
  * `$project`, `$unset`, `$replaceRoot` / `$replaceWith` run by mingo, its answers set right where
  * they differ from MongoDB's.
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { Aggregator } from 'mingo/aggregator';
 import { evalExpr } from 'mingo/core';
 import { EmbeddedDbError } from '../errors';
-import { cloneValue, setOwn } from '../values';
+import { cloneValue } from '../values';
 import { mingoOptions } from './mingo-context';
 import { computing, notImplemented, type Run } from './pipeline-run';
 

@@ -2,13 +2,14 @@
  * `$group`: its accumulators checked, documents grouped by their `_id` (BSON equality or the
  * collation's), and a count's `$group` recognized so it can be answered without reading.
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { evalExpr, OpType } from 'mingo/core';
 import { collatedGroupKeys } from '../collated-expressions';
 import type { Collation } from '../collation';
 import { EmbeddedDbError } from '../errors';
-import { idKey, setOwn } from '../values';
+import { idKey } from '../values';
 import { ACCUMULATORS, type Accumulate, KNOWN_ACCUMULATORS } from './accumulators';
 import { computing, notImplemented, type Run } from './pipeline-run';
 

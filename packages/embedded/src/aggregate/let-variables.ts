@@ -2,10 +2,10 @@
  * Variables of a pipeline bound into a `$match` filter (which the engine's filter compiler reads
  * without variables). The `let` option itself is evaluated as every operation's is (write-options.ts).
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { resolve } from 'mingo/util';
-import { setOwn } from '../values';
 
 const SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'NOW',

@@ -18,12 +18,13 @@
  * every `$match`, `$sort`, `$group` key, `$lookup` read and comparing expression, or the stage
  * is refused by name (collated-expressions.ts); none compares them binary.
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { parseCollation } from '../collation';
 import { EmbeddedDbError } from '../errors';
 import { pipelineAt } from '../pipeline-now';
-import { cloneValue, setOwn } from '../values';
+import { cloneValue } from '../values';
 import type { Work } from '../work';
 import { letVariables } from '../write-options';
 import { accumulatorsOf, countedGroup, countingGroup } from './group-stage';

@@ -2,13 +2,14 @@
  * The stage table: stages run one after the other over documents in hand, and the stages that
  * run sub-pipelines through it (`$facet`, `$lookup`, with `$documents`).
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { evalExpr } from 'mingo/core';
 import { EmbeddedDbError } from '../errors';
 import { valuesAtPath } from '../paths';
 import { sortDocumentsInSlices } from '../sort-in-slices';
-import { setOwn } from '../values';
+
 import { checkVariableName } from '../write-options';
 import { addFieldsStage, mingoStage } from './computed-stages';
 import { groupStage } from './group-stage';

@@ -2,10 +2,11 @@
  * `$sort`, `$skip` / `$limit` and `$count`: their arguments checked, and how many documents a run
  * of `$skip` / `$limit` stages keeps (so a `$sort` or a scan before it orders or reads no more).
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { EmbeddedDbError } from '../errors';
-import { setOwn } from '../values';
+
 import { notImplemented } from './pipeline-run';
 
 /** A `$sort` specification, checked: fields to 1 or -1 (a `$meta` sort is refused by name). */

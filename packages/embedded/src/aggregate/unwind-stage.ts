@@ -1,10 +1,11 @@
 /**
  * `$unwind`, and writing a value at a dotted path of a document without changing it in place.
  */
+
 import type { Document } from '@store/common';
-import { isPlainObject } from '@store/common';
+import { isPlainObject, setOwn } from '@store/common';
 import { EmbeddedDbError } from '../errors';
-import { setOwn } from '../values';
+
 import type { Run } from './pipeline-run';
 
 /** `doc` with `value` at the dotted `path`, copying the objects on the way (nothing shared is changed). */
