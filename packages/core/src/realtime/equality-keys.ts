@@ -47,9 +47,12 @@ export function equalityClause(filter: Document): EqualityClause | undefined {
 export function documentKeys(doc: Document, field: string): string[] | undefined {
   const value = doc[field];
   if (value === undefined || value === null) return [];
-  const values = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value)) {
+    const key = equalityKey(value);
+    return key === undefined ? undefined : [key];
+  }
   const keys: string[] = [];
-  for (const item of values) {
+  for (const item of value as unknown[]) {
     if (item === null) continue;
     const key = equalityKey(item);
     if (key === undefined) return undefined;

@@ -56,7 +56,7 @@ export class SubscriberIndex<S extends Indexed> {
 
   /** Every subscriber that could match one of `docs` (before and after a write); each once. */
   candidates(docs: readonly (Document | null | undefined)[]): Set<S> {
-    const found = new Set(this.#unindexed);
+    const found = this.#unindexed.size === 0 ? new Set<S>() : new Set(this.#unindexed);
     for (const [field, byKey] of this.#byField) {
       for (const doc of docs) {
         if (doc === null || doc === undefined) continue;

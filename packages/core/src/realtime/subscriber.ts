@@ -42,8 +42,11 @@ export class Subscriber {
   readonly #matches: (doc: Document) => boolean;
   readonly #readable: (doc: Document) => boolean;
   readonly #openAccess: boolean;
-  /** Key of how this subscriber sees documents; `undefined` when `afterRead` may differ per user. */
-  readonly #view: string | undefined;
+  /**
+   * The render cache's keys of this subscriber's `created` and `updated` events: one per way of
+   * seeing documents; `undefined` when `afterRead` may differ per user.
+   */
+  readonly #viewKeys: Readonly<Record<'created' | 'updated', string>> | undefined;
   readonly #project: DocumentMatching['projectDocument'];
 
   /** `filter`: the request's whole filter (access rule, soft delete, query); throws on one the engine cannot test. */
@@ -62,10 +65,10 @@ export class Subscriber {
     this.#project = projectDocument;
     this.#openAccess = Object.keys(ctx.access.filter).length === 0;
     this.clause = equalityClause(filter);
-    const { projection } = ctx.query;
-    this.#view =
+    const view = `${ctx.resource.name}\u0000${JSON.stringify(ctx.query.projection ?? null)}`;
+    this.#viewKeys =
       ctx.resource.hooks.afterRead === undefined
-        ? `${ctx.resource.name}\u0000${JSON.stringify(projection ?? null)}`
+        ? { created: `created\u0000${view}`, updated: `updated\u0000${view}` }
         : undefined;
   }
 
@@ -126,7 +129,7 @@ export class Subscriber {
     id: string,
     cache: RenderCache,
   ): Uint8Array | Promise<Uint8Array> {
-    const key = type === 'deleted' ? 'deleted' : this.#view && `${type}\u0000${this.#view}`;
+    const key = type === 'deleted' ? 'deleted' : this.#viewKeys?.[type];
     const cached = key === undefined ? undefined : cache.get(key);
     if (cached !== undefined) return cached;
     const done = (data: unknown) => {
