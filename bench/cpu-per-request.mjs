@@ -1,5 +1,6 @@
 // node bench/cpu-per-request.mjs <case> [contender,contender,...] [rounds]
 //   e.g. node bench/cpu-per-request.mjs get-by-id store,baseline,storeCli,limit 4
+//        node bench/cpu-per-request.mjs create-subscribed store,reference 4
 //
 // CPU time each contender's server process spends per request (user + system, from
 // /proc/<pid>/stat) under the same autocannon load as `pnpm bench`, rounds alternating. Less
@@ -9,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { buildCases } from './lib/cases.mjs';
 import { load, spawnContender } from './lib/measure.mjs';
+import { holdIdleStreams } from './lib/subscribers.mjs';
 
 const [name = 'get-by-id', contenders = 'store,baseline', roundsArg = '3'] = process.argv.slice(2);
 const who = contenders.split(',');
@@ -22,11 +24,16 @@ function cpuMicros(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+// A case with streams (`create-subscribed`) holds them on `store`, once it served the case's
+// own requests (as `run.mjs` does); its `reference` is a second store, without any.
 const servers = {};
 for (const contender of who) {
-  const options = { contender, dataset: benchCase.dataset, engine: 'embedded', profileDir: process.env.PROF };
+  const serving = contender === 'reference' ? 'store' : contender;
+  const options = { contender: serving, dataset: benchCase.dataset, engine: 'embedded', profileDir: process.env.PROF };
   servers[contender] = await spawnContender(options);
 }
+if (benchCase.subscribers) await load(servers.store.port, benchCase.store, 2);
+const streams = benchCase.subscribers ? await holdIdleStreams(servers.store.port, benchCase.subscribers) : undefined;
 for (const contender of who) await load(servers[contender].port, benchCase[contender], 2);
 const totals = Object.fromEntries(who.map((contender) => [contender, { requests: 0, cpu: 0 }]));
 for (let round = 0; round < rounds; round++) {
@@ -44,4 +51,5 @@ for (const contender of who) {
     `${name} ${contender}: ${requests} requests, ${(cpu / requests).toFixed(1)} µs CPU per request`,
   );
 }
+await streams?.stop();
 for (const contender of who) await servers[contender].stop();

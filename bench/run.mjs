@@ -97,8 +97,15 @@ async function measure(benchCase, servers, contenders) {
   return { rps, p99ms, roundRatios, failures };
 }
 
-/** `benchCase.subscribers` idle streams on the store, and a second store (no streams) for the reference. */
+/**
+ * `benchCase.subscribers` idle streams on the store, and a second store (no streams) for the
+ * reference. The store first serves the case's own requests, as it has in a full run, where other
+ * cases came before: in a process whose first requests are a thousand streams, V8 keeps a few
+ * dozen of the request path's allocation sites in its old generation for good, a cost of its own
+ * (`docs/performance.md`, "a burst of streams on a cold process").
+ */
 async function attachStreams(benchCase, dataset, engine, serversOf) {
+  await load(serversOf.store.port, benchCase.store, TIMING.warmup, CONNECTIONS);
   const idle = await holdIdleStreams(serversOf.store.port, benchCase.subscribers);
   const reference = await spawnContender({ contender: 'store', dataset, engine, profileDir });
   return { reference, stopReference: () => reference.stop(), stop: () => idle.stop() };

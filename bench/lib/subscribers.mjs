@@ -2,6 +2,7 @@
 // generator's event loop carries none of them), and the latency probe: a watched write, timed
 // from the request to its answer and from the answer to its event.
 import { fork } from 'node:child_process';
+import { readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -15,16 +16,29 @@ export const roomOf = (i, rooms) => `room-${i % rooms}`;
 
 /**
  * Opens `count` streams on `/items?room=room-<i>` in a child process: idle readers, each sent
- * the created items of its room (the child drains them). Resolves `{ stop }`.
+ * the created items of its room (the child drains them). Resolves `{ stop }`; `stop` rejects
+ * when the store ended any of the streams before it (a dropped stream would make the case
+ * measure fewer than `count`).
  */
 export function holdIdleStreams(port, count) {
   const child = fork(SELF, ['--hold', String(port), String(count)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  let ended = 0;
+  const stop = () =>
+    new Promise((done, fail) => {
+      child.once('exit', () =>
+        ended === 0 ? done() : fail(new Error(`the store ended ${ended} of the ${count} idle streams`)),
+      );
+      child.kill();
+    });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => {
-      if (message.error) reject(new Error(message.error));
-      else resolve({ stop: () => new Promise((done) => child.once('exit', done).kill()) });
+      if (message.error) return reject(new Error(message.error));
+      child.on('message', (later) => {
+        if (later.ended) ended++;
+      });
+      resolve({ stop });
     });
     child.once('exit', (code) => reject(new Error(`the idle streams exited (${code})`)));
   });
@@ -81,7 +95,7 @@ function drainStream(url) {
           if (answered) return;
           answered = true;
           const status = buffer.toString('latin1', 0, Math.min(bytes, 16)).split(' ')[1];
-          if (status === '200') resolve();
+          if (status === '200') resolve(socket);
           else reject(new Error(`${url}: ${status}`));
         },
       },
@@ -130,6 +144,34 @@ export async function measureLatency(port, writes = 500) {
   return { writes, write: summary(write), event: summary(event) };
 }
 
+/** How often the idle streams are read: each read takes every event that arrived since. */
+const READ_EVERY_MS = 250;
+
+/**
+ * Reads `sockets` every {@link READ_EVERY_MS} with `read(2)` on their descriptors, never waiting on
+ * them. On loopback the kernel wakes a waiting reader from inside the writer's `write`, and on this
+ * machine each such wake-up costs the writer 10-25 µs of CPU (`perf`: `sock_def_readable`), a cost
+ * that a reader on another machine does not put on the store. Pausing a socket is not enough:
+ * libuv stops watching it only after its next event. The store still writes each event as it
+ * happens, and the kernel still delivers it. A stream that ends (end of file, or an error) calls
+ * `onEnd`.
+ */
+function readWithoutWaiting(sockets, onEnd) {
+  const open = new Map(sockets.map((socket) => [socket._handle.fd, socket]));
+  for (const socket of sockets) socket.pause();
+  setInterval(() => {
+    for (const fd of open.keys()) {
+      try {
+        while (readSync(fd, DRAIN_BUFFER) > 0);
+      } catch (error) {
+        if (error.code === 'EAGAIN') continue;
+      }
+      open.delete(fd);
+      onEnd();
+    }
+  }, READ_EVERY_MS);
+}
+
 if (process.argv[2] === '--hold') {
   const [port, count] = process.argv.slice(3).map(Number);
   const opening = [];
@@ -137,7 +179,10 @@ if (process.argv[2] === '--hold') {
     opening.push(openStream(`http://127.0.0.1:${port}/items?room=${roomOf(i, count)}`));
   }
   Promise.all(opening).then(
-    () => process.send({ ready: true }),
+    (sockets) => {
+      readWithoutWaiting(sockets, () => process.send({ ended: true }));
+      process.send({ ready: true });
+    },
     (error) => process.send({ error: String(error?.stack ?? error) }),
   );
   process.on('disconnect', () => process.exit(0));
