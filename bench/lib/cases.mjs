@@ -371,7 +371,7 @@ export function buildCases() {
       name: 'create-subscribed',
       dataset: 'items-10k',
       measures:
-        '`create` with 1,000 idle event streams open on `items`, each `?room=room-<i>`, every created item in one of these rooms in turn (each write is sent to one stream) / the same `create` on a second store with none',
+        '`create` with 1,000 idle event streams open on `items`, each `?room=room-<i>`, every created item in one of these rooms in turn (each write is sent to one stream; the streams opened once the store served these writes, and read every 250 ms as remote readers would, without the kernel waking them) / the same `create` on a second store with none',
       writes: true,
       subscribers: SUBSCRIBERS,
       store: postToRooms('/items'),
