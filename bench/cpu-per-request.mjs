@@ -29,11 +29,18 @@ function cpuMicros(pid) {
 const servers = {};
 for (const contender of who) {
   const serving = contender === 'reference' ? 'store' : contender;
-  const options = { contender: serving, dataset: benchCase.dataset, engine: 'embedded', profileDir: process.env.PROF };
+  const options = {
+    contender: serving,
+    dataset: benchCase.dataset,
+    engine: 'embedded',
+    profileDir: process.env.PROF,
+  };
   servers[contender] = await spawnContender(options);
 }
 if (benchCase.subscribers) await load(servers.store.port, benchCase.store, 2);
-const streams = benchCase.subscribers ? await holdIdleStreams(servers.store.port, benchCase.subscribers) : undefined;
+const streams = benchCase.subscribers
+  ? await holdIdleStreams(servers.store.port, benchCase.subscribers)
+  : undefined;
 for (const contender of who) await load(servers[contender].port, benchCase[contender], 2);
 const totals = Object.fromEntries(who.map((contender) => [contender, { requests: 0, cpu: 0 }]));
 for (let round = 0; round < rounds; round++) {
