@@ -20,7 +20,7 @@ export function createContext(
   query: CompiledQuery,
   session: RequestSession | null = null,
 ): RequestContext {
-  const method = request.method.toUpperCase();
+  const { method } = request;
   return {
     request,
     method,

@@ -59,7 +59,7 @@ export async function answerPlugin(
     const { plugins } = await storage.current();
     const runtime = plugins.find((started) => started.instance === instance)?.runtime;
     if (runtime === undefined) throw new Error('a configured plugin was not started');
-    const answer = await runtime.answer({ request, method: request.method.toUpperCase(), flags });
+    const answer = await runtime.answer({ request, method: request.method, flags });
     response = answer === null ? null : serialize(request, answer);
   } catch (error) {
     response = renderError(error, options.logger, options.dialects.foreign);

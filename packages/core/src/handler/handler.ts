@@ -7,6 +7,7 @@ import { withEtag } from '../http/etag';
 import { QueryCache } from '../http/query-cache';
 import { type RateLimitCharge, RateLimiter, rateLimitClass, withRateLimitHeaders } from '../http/rate-limit';
 import { renderError } from '../http/render-error';
+import { withUpperCaseMethod } from '../http/request-method';
 import { respond } from '../http/respond';
 import type { StoreConfig } from '../model/config';
 import type { RequestSession } from '../model/hooks';
@@ -139,9 +140,7 @@ async function answer(
   const counted = limited === undefined ? answered : withRateLimitHeaders(answered, limited.charge);
   const response = cors === undefined ? counted : withCorsHeaders(request, counted, cors);
   // HEAD answers carry the headers of the GET, errors included, and never a body.
-  return request.method.toUpperCase() === 'HEAD'
-    ? { status: response.status, headers: response.headers }
-    : response;
+  return request.method === 'HEAD' ? { status: response.status, headers: response.headers } : response;
 }
 
 /**
@@ -178,6 +177,7 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
   );
   // Rate-limit buckets live in this handler's memory: each process counts on its own.
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
-  const handler = (request: StoreRequest) => answer(request, options, storage, feed, queries, limiter);
+  const handler = (request: StoreRequest) =>
+    answer(withUpperCaseMethod(request), options, storage, feed, queries, limiter);
   return Object.assign(handler, { ready, close });
 }

@@ -30,13 +30,15 @@ const ROUTES = {
   children: { GET: listChildren, HEAD: listChildren },
 } satisfies Record<RouteKind, Record<string, RouteHandler>>;
 
-/** The handler for a method on a kind of path; throws 405 `method_not_allowed` with `Allow` otherwise (before any access rule runs). */
+/**
+ * The handler for an (upper-case) method on a kind of path; throws 405 `method_not_allowed` with
+ * `Allow` otherwise (before any access rule runs).
+ */
 export function routeFor(kind: RouteKind, method: string): RouteHandler {
   const methods: Record<string, RouteHandler> = ROUTES[kind];
-  const upper = method.toUpperCase();
-  if (Object.hasOwn(methods, upper)) return methods[upper] as RouteHandler;
+  if (Object.hasOwn(methods, method)) return methods[method] as RouteHandler;
   const allow = Object.keys(methods).join(', ');
-  throw storeError('method_not_allowed', `${upper} is not allowed here; allowed: ${allow}.`, {
+  throw storeError('method_not_allowed', `${method} is not allowed here; allowed: ${allow}.`, {
     headers: { allow },
   });
 }

@@ -34,7 +34,7 @@ function header(request: StoreRequest, name: string): string | undefined {
 /** Whether `request` is a CORS preflight. */
 export function isPreflight(request: StoreRequest): boolean {
   return (
-    request.method.toUpperCase() === 'OPTIONS' &&
+    request.method === 'OPTIONS' &&
     header(request, 'origin') !== undefined &&
     header(request, 'access-control-request-method') !== undefined
   );

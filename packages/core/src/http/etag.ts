@@ -42,7 +42,7 @@ function matches(header: string | string[] | undefined, tag: string): boolean {
  */
 export function withEtag(request: StoreRequest, response: StoreResponse, strong = false): StoreResponse {
   if ((response.status !== 200 && response.status !== 201) || response.body === undefined) return response;
-  const method = request.method.toUpperCase();
+  const { method } = request;
   const read = method === 'GET' || method === 'HEAD';
   if (!read && !strong) return response;
   const etag = strong ? strongTag(response.body) : `W/"${answerDigest(response.body)}"`;

@@ -99,7 +99,7 @@ const request = (method: string, headers: Record<string, string> = {}): StoreReq
 describe('rateLimitClass', () => {
   it.each([
     ['GET', false, 'reads'],
-    ['head', false, 'reads'],
+    ['HEAD', false, 'reads'],
     ['GET', true, 'streams'],
     ['POST', false, 'writes'],
     ['PUT', false, 'writes'],

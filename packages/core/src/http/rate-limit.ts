@@ -127,7 +127,7 @@ export interface RateLimitCharge {
 export function rateLimitClass(request: StoreRequest, opensStream: boolean): RateLimitClass | undefined {
   if (isPreflight(request)) return undefined;
   if (opensStream) return 'streams';
-  const method = request.method.toUpperCase();
+  const { method } = request;
   return method === 'GET' || method === 'HEAD' ? 'reads' : 'writes';
 }
 

@@ -16,7 +16,7 @@ const EVENT_STREAM = 'text/event-stream';
 
 /** Whether the request asks for the change events of a collection (a plain `GET /<res>` otherwise). */
 export function wantsEvents(request: StoreRequest, match: RouteMatch): boolean {
-  if (match.kind !== 'collection' || request.method.toUpperCase() !== 'GET') return false;
+  if (match.kind !== 'collection' || request.method !== 'GET') return false;
   const accept = request.headers.accept;
   return (Array.isArray(accept) ? accept.join(',') : (accept ?? '')).toLowerCase().includes(EVENT_STREAM);
 }
