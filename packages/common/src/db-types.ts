@@ -94,9 +94,22 @@ export interface ModifyOptions extends TimeLimit {
   projection?: Document;
 }
 
+/** A page, and how many documents its filter matches when the read could tell without more work. */
+export interface CountedPage {
+  readonly documents: Document[];
+  /** What `countDocuments(filter, { collation })` would answer; `undefined` when the read did not count. */
+  readonly count: number | undefined;
+}
+
 export interface StoreCollection {
   readonly collectionName: string;
   find(filter: Document, options?: FindOptions): FindCursor;
+  /**
+   * Optional: `find(filter, options).toArray()`, with the count of every document `filter`
+   * matches when reading the page saw them all (an engine that scans for a sorted page counts as
+   * it goes: one scan, not two). Without it, or with `count` undefined, the caller counts.
+   */
+  findWithCount?(filter: Document, options?: FindOptions): Promise<CountedPage>;
   findOne(
     filter: Document,
     options?: { projection?: Document } & TimeLimit & ExaminedLimit,

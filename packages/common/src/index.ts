@@ -5,6 +5,7 @@
 
 export type {
   Collation,
+  CountedPage,
   Document,
   FindCursor,
   FindOptions,

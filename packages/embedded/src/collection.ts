@@ -13,6 +13,7 @@
  * the filter as it is now. Other callers may see such a write half done, as on MongoDB.
  */
 import type {
+  CountedPage,
   Document,
   FindCursor,
   FindOptions,
@@ -194,6 +195,11 @@ export const TAKE_OVER = Symbol('takeOver');
 export const EMPTY = Symbol('empty');
 /** What a pipeline reads of a collection (by symbol: kept off the public surface). */
 export const PIPELINE_SOURCE = Symbol('pipelineSource');
+
+/** Where a read tells how many documents its filter matched, when it saw them all. */
+interface Tally {
+  matched: number | undefined;
+}
 
 /** An embedded collection; see {@link StoreCollection} for each method. */
 export class EmbeddedCollection implements StoreCollection {
@@ -582,8 +588,27 @@ export class EmbeddedCollection implements StoreCollection {
     };
   }
 
-  /** The documents `filter` matches, read as `options` (already checked) ask. */
-  async #read(filter: Document, options: ReadOptions): Promise<Document[]> {
+  /**
+   * `find(filter, options).toArray()`, with the number of documents `filter` matches when the
+   * read tested them all anyway: a sorted page found by a scan (which keeps the first documents
+   * as it goes), or a read in natural order that found fewer than its page. A read by `_id`, an
+   * index walk or a full page leaves `count` undefined, for the caller to count.
+   */
+  findWithCount(filter: Document, options: ReadOptions = {}): Promise<CountedPage> {
+    try {
+      checkOptions('find', options, () => this.#indexes.describe());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const tally: Tally = { matched: undefined };
+    return this.#read(filter, options, tally).then((documents) => ({ documents, count: tally.matched }));
+  }
+
+  /**
+   * The documents `filter` matches, read as `options` (already checked) ask; with `tally`, how
+   * many it matches, when the read tested every document ({@link findWithCount}).
+   */
+  async #read(filter: Document, options: ReadOptions, tally?: Tally): Promise<Document[]> {
     this.#begin();
     // Under a collation, matches are scanned for and sorted with strings collated (no index order).
     const collation = parseCollation(options.collation);
@@ -608,11 +633,14 @@ export class EmbeddedCollection implements StoreCollection {
         sortedNeed,
         collation?.compare,
       );
+      let matched = 0;
       const scanning = this.#scanFilter(filter, order, compiled, work, ([, doc]) => {
+        matched += 1;
         first.offer(doc);
         return false;
       });
       if (scanning) await scanning;
+      if (tally !== undefined) tally.matched = matched;
       return readDocumentsInSlices(first.documents, undefined, options, work, collation?.compare);
     }
     // In natural order, a page ends the scan once it is full.
@@ -626,6 +654,8 @@ export class EmbeddedCollection implements StoreCollection {
       ([, doc]) => matches.push(doc) >= enough,
     );
     if (scanning) await scanning;
+    // Fewer than the page: the scan saw every match (near a point, the count is not a plain test's).
+    if (tally !== undefined && matches.length < enough && !compiled.near) tally.matched = matches.length;
     return readDocumentsInSlices(matches, compiled.near, options, work, collation?.compare);
   }
 

@@ -6,6 +6,7 @@
  * budget 422 `budget_exceeded`, a feature the engine does not implement 501 `not_supported`.
  */
 import {
+  type CountedPage,
   type Document,
   type FindOptions,
   type IndexOptions,
@@ -88,6 +89,19 @@ class BudgetedCollection implements StoreCollection {
       toArray: () =>
         this.#run(() => this.inner.find(filter, Object.assign({}, options, this.#limits)).toArray()),
     };
+  }
+  /** The engine's {@link StoreCollection.findWithCount}, or its page alone (`count` undefined) when it has none. */
+  findWithCount(filter: Document, options: FindOptions = {}): Promise<CountedPage> {
+    const limited = Object.assign({}, options, this.#limits);
+    const { inner } = this;
+    return this.#run(() =>
+      inner.findWithCount === undefined
+        ? inner
+            .find(filter, limited)
+            .toArray()
+            .then((documents) => ({ documents, count: undefined }))
+        : inner.findWithCount(filter, limited),
+    );
   }
   findOne(filter: Document, options = {}) {
     return this.#run(() => this.inner.findOne(filter, Object.assign({}, options, this.#limits)));

@@ -57,6 +57,7 @@ function publishingCollection(inner: StoreCollection, sink: ChangeSink): StoreCo
   return {
     collectionName: name,
     find: (filter, options) => inner.find(filter, options),
+    ...(inner.findWithCount === undefined ? {} : { findWithCount: inner.findWithCount.bind(inner) }),
     findOne: (filter, options) => inner.findOne(filter, options),
     countDocuments: (filter, options) => inner.countDocuments(filter, options),
     createIndex: (spec, options) => inner.createIndex(spec, options),

@@ -14,11 +14,12 @@ import type { HookContext } from '../../src/model/hooks';
 import type { StoreHandler } from '../../src/model/http';
 
 /** Operations that scan, and take `maxExamined`; the others (single-document writes) take the time limit only. */
-const SCANS = new Set(['find', 'findOne', 'countDocuments', 'updateMany', 'deleteMany']);
+const SCANS = new Set(['find', 'findWithCount', 'findOne', 'countDocuments', 'updateMany', 'deleteMany']);
 
 /** The position of the options argument of each operation a budget applies to. */
 const OPTIONS_AT: Record<string, number> = {
   find: 1,
+  findWithCount: 1,
   findOne: 1,
   countDocuments: 1,
   findOneAndUpdate: 2,
