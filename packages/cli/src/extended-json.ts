@@ -31,7 +31,14 @@ function revive(value: Json): unknown {
   return value;
 }
 
+/**
+ * Whether `text` may hold a member whose name starts with `$`: such a name starts with `"$`, or
+ * with `"\u0024` when escaped. Without one, no value is Extended JSON and the walk is skipped.
+ */
+const mayHoldDollarKey = (text: string): boolean => text.includes('"$') || text.includes('"\\u0024');
+
 /** `EJSON.parse(text, { relaxed: true })`, faster; throws `JSON.parse`'s SyntaxError. */
 export function parseExtendedJson(text: string): unknown {
-  return revive(JSON.parse(text) as Json);
+  const parsed = JSON.parse(text) as Json;
+  return mayHoldDollarKey(text) ? revive(parsed) : parsed;
 }

@@ -34,6 +34,11 @@ describe('parseExtendedJson', () => {
       '{"a":[{"n":{"$numberInt":"3"},"d":{"$numberDouble":"2.5"},"l":{"$numberLong":"4"}}]}',
     ],
     ['a top-level array of values', '[1,"two",{"$oid":"65a1b2c3d4e5f60718293a4b"}]'],
+    [
+      'a $ member written escaped',
+      '{"a":[{"at":{"\\u0024date":"2030-01-01T00:00:00Z"},"n":{"\\u0024numberLong":"4"}}]}',
+    ],
+    ['a $ in values only', '{"a":[{"price":"$5","note":"\\u0024 sign"}]}'],
     ['a bare value', '"text"'],
   ])('reads %s as EJSON.parse does', (_, text) => {
     expect(parseExtendedJson(text)).toEqual(relaxed(text));
