@@ -32,10 +32,11 @@ function revive(value: Json): unknown {
 }
 
 /**
- * Whether `text` may hold a member whose name starts with `$`: such a name starts with `"$`, or
- * with `"\u0024` when escaped. Without one, no value is Extended JSON and the walk is skipped.
+ * Whether `text` may hold a member whose name starts with `$`: without a `$`, or a `\u0024` that
+ * writes one, anywhere in it, no value is Extended JSON and the walk is skipped. (A search for
+ * one rare character takes milliseconds over 100 MB; one for `"$` stops at every quote.)
  */
-const mayHoldDollarKey = (text: string): boolean => text.includes('"$') || text.includes('"\\u0024');
+const mayHoldDollarKey = (text: string): boolean => text.includes('$') || text.includes('\\u0024');
 
 /** `EJSON.parse(text, { relaxed: true })`, faster; throws `JSON.parse`'s SyntaxError. */
 export function parseExtendedJson(text: string): unknown {
