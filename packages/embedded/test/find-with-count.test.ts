@@ -25,12 +25,7 @@ const filter = fc.oneof(
   fc.record({ $or: fc.tuple(fc.record({ a: value }), fc.record({ b: value })) }),
 );
 const sort = fc.option(
-  fc.constantFrom(
-    { a: 1 as const },
-    { b: -1 as const },
-    { a: -1 as const, b: 1 as const },
-    { _id: -1 as const },
-  ),
+  fc.constantFrom<Record<string, 1 | -1>>({ a: 1 }, { b: -1 }, { a: -1, b: 1 }, { _id: -1 }),
   { nil: undefined },
 );
 
