@@ -1,4 +1,4 @@
-import type { CountedPage, Document, FindOptions, StoreCollection } from '@store/common';
+import type { Document } from '@store/common';
 import { omitFields, withJoinKeys } from '@store/populate';
 import { encodeCursor } from '@store/query';
 import { andFilters, collated, findOptions, requestFilter } from '../access/filters';
@@ -68,23 +68,6 @@ function lastPageTotal(ctx: RequestContext, documents: Document[]): number | und
 }
 
 /**
- * The page of `filter`; with `counting`, also the count of its matches when the engine could tell
- * it from the same read ({@link StoreCollection.findWithCount}: one scan, not two).
- */
-function readPage(
-  collection: StoreCollection,
-  filter: Document,
-  options: FindOptions,
-  counting: boolean,
-): Promise<CountedPage> {
-  if (counting && collection.findWithCount !== undefined) return collection.findWithCount(filter, options);
-  return collection
-    .find(filter, options)
-    .toArray()
-    .then((documents) => ({ documents, count: undefined }));
-}
-
-/**
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
  * `$populate` / `$fill` relations, as {@link present} shows them, from the `$after` cursor when
@@ -103,14 +86,17 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
     return { status: 200, data: { count: counted } };
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
-  const { documents, count: told } = await readPage(
-    ctx.collection,
-    after === undefined ? filter : andFilters(filter, after),
-    options,
-    total && after === undefined,
-  );
+  const pageFilter = after === undefined ? filter : andFilters(filter, after);
+  // With a total to tell and no cursor, an engine that scans for the page also counts its
+  // matches (`findWithCount`): one scan, not two.
+  const { collection } = ctx;
+  const page =
+    total && after === undefined && collection.findWithCount !== undefined
+      ? await collection.findWithCount(pageFilter, options)
+      : undefined;
+  const documents = page?.documents ?? (await collection.find(pageFilter, options).toArray());
   const counted = total
-    ? (told ??
+    ? (page?.count ??
       lastPageTotal(ctx, documents) ??
       (await ctx.collection.countDocuments(countableFilter(filter), collated(ctx))))
     : undefined;
