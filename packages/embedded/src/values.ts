@@ -135,9 +135,7 @@ function objectAsStored(value: Document, at: Walk): unknown {
     if (inner === undefined) return NOT_PLAIN;
     const stored = sameAsStored(inner, at);
     if (stored === NOT_PLAIN) return NOT_PLAIN;
-    if (!at.copy) continue;
-    if (key === '__proto__') setOwn(copy, key, stored);
-    else copy[key] = stored;
+    if (at.copy) setOwn(copy, key, stored);
   }
   at.depth--;
   return copy;
