@@ -33,6 +33,7 @@ import type { IndexDefinition } from '../src/collection';
 import { openDataDirectory, SNAPSHOT, writeSnapshot } from '../src/durable/data-directory';
 import { exactInJson } from '../src/durable/json-exact';
 import { decodeRecords, encodeRecord, frameRecord } from '../src/durable/records';
+import { jsonScalars, ownObject } from './support/value-arbitraries';
 
 const quiet = () => undefined;
 /** The package's directory: a child process there imports `@store/embedded` as built. */
@@ -145,14 +146,9 @@ const TRICKY_KEYS = [
 
 /** Values JSON has (most of which it carries exactly). */
 const jsonLeaf = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.string({ unit: 'binary', maxLength: 4 }),
+  ...jsonScalars,
   fc.constantFrom(...TRICKY_STRINGS),
-  fc.integer(),
-  fc.double(),
   fc.constantFrom(-0, 0, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, Number.MAX_VALUE, Number.MIN_VALUE),
-  fc.boolean(),
-  fc.constant(null),
 );
 
 /** Every kind of value the engine stores, and then some. */
@@ -180,28 +176,19 @@ const key = fc.oneof(
   fc.constantFrom(...TRICKY_KEYS),
 );
 
-/** An object of `entries`, each an own property (`__proto__` too). */
-function objectOf(entries: Array<[string, unknown]>): Document {
-  const doc: Document = {};
-  for (const [name, value] of entries) {
-    Object.defineProperty(doc, name, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return doc;
-}
-
 /** Values of any kind, or (`jsonValue`) of kinds JSON has, nested in objects and arrays. */
 const { value, jsonValue } = fc.letrec<{ value: unknown; jsonValue: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     leaf,
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }).map(objectOf),
+    fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }).map(ownObject),
   ),
   jsonValue: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     jsonLeaf,
     fc.array(tie('jsonValue'), { maxLength: 3 }),
-    fc.array(fc.tuple(key, tie('jsonValue')), { maxLength: 3 }).map(objectOf),
+    fc.array(fc.tuple(key, tie('jsonValue')), { maxLength: 3 }).map(ownObject),
   ),
 }));
 
@@ -212,7 +199,7 @@ const { value, jsonValue } = fc.letrec<{ value: unknown; jsonValue: unknown }>((
 function storable(_id: unknown, fields: Array<[string, unknown]>): Document {
   const kept = fields.filter(([name]) => name !== '_id');
   const dbRef = kept.some(([name]) => name === '$ref');
-  return objectOf([['_id', _id], ...kept.filter(([name]) => !dbRef || name !== '$id')]);
+  return ownObject([['_id', _id], ...kept.filter(([name]) => !dbRef || name !== '$id')]);
 }
 
 /** Documents: some of one shape (they go as columns), some of any; `_id`s unique. */
@@ -222,8 +209,8 @@ const documents = fc
       fc.tuple(value, value, value).map(([a, b, c]) => ({ a, b, c })),
       fc.tuple(jsonValue, jsonValue, jsonValue).map(([a, b, c]) => ({ a, b, c })),
       fc.tuple(jsonValue, jsonValue).map(([name, n]) => ({ name, n })),
-      fc.array(fc.tuple(key, value), { maxLength: 4 }).map(objectOf),
-      fc.array(fc.tuple(key, jsonValue), { maxLength: 4 }).map(objectOf),
+      fc.array(fc.tuple(key, value), { maxLength: 4 }).map(ownObject),
+      fc.array(fc.tuple(key, jsonValue), { maxLength: 4 }).map(ownObject),
     ),
     { maxLength: 40 },
   )
@@ -339,7 +326,7 @@ describe('the snapshot body of version 2', () => {
       if (i % 7 === 0) return { _id: i, at: new Date(i) };
       if (i % 5 === 0) return { _id: i, tags: ['x', i] };
       if (i % 11 === 0)
-        return objectOf([
+        return ownObject([
           ['_id', i],
           ['__proto__', { i }],
         ]);

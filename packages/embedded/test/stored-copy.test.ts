@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asBadValue } from '../src/errors';
 import { toStored } from '../src/values';
+import { jsonScalars, ownObject } from './support/value-arbitraries';
 
 /** The BSON round trip `toStored` stands for. */
 const roundTrip = (doc: object): unknown =>
@@ -59,13 +60,8 @@ const KEYS = [
 ];
 
 const leaf = fc.oneof(
-  fc.string({ maxLength: 4 }),
-  fc.string({ unit: 'binary', maxLength: 3 }),
-  fc.double(),
-  fc.integer(),
+  ...jsonScalars,
   fc.constantFrom(0, -0, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY),
-  fc.boolean(),
-  fc.constant(null),
   fc.constant(undefined),
   fc.constant(new ObjectId('64b7f0c2a1b2c3d4e5f60718')),
   fc.constantFrom(new Date(0), new Date(1_700_000_000_123), new Date(Number.NaN)),
@@ -79,17 +75,7 @@ const { value } = fc.letrec((tie) => ({
     .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 3 })), tie('value')), {
       maxLength: 4,
     })
-    .map((members) => {
-      const doc: Record<string, unknown> = {};
-      for (const [key, inner] of members)
-        Object.defineProperty(doc, key, {
-          value: inner,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      return doc;
-    }),
+    .map(ownObject),
 }));
 
 describe('toStored', () => {
