@@ -71,25 +71,27 @@ function lastPageTotal(ctx: RequestContext, documents: Document[]): number | und
  * A list answer on `ctx.resource` (`GET /<res>` and nested routes): `{ count }` with `$count=1`
  * (the whole filter; page, limit, sort and select ignored), otherwise the page with its
  * `$populate` / `$fill` relations, as {@link present} shows them, from the `$after` cursor when
- * given; `X-Total-Count` (the whole filter, access rule applied; counted unless the page tells
- * it, {@link lastPageTotal}) with `$total=1`, and a `Link` header ({@link linkHeader}); with a foreign dialect on, the total always, `Content-Range`
- * (simple-rest), json-server v1's envelope for `_per_page` and `_expand`'s parents as objects
- * ({@link expandParents}). `extra` filters are ANDed with the query's. Relation names are
- * checked before any query, so a bad one is a 400 even on an empty page.
+ * given. With `$total=1`, `X-Total-Count` (the whole filter, access rule applied) and a `Link`
+ * header ({@link linkHeader}); the total is counted only when neither the engine's read of the
+ * page (`findWithCount`) nor the page itself ({@link lastPageTotal}) tells it. With a foreign
+ * dialect on, the total always, `Content-Range` (simple-rest), json-server v1's envelope for
+ * `_per_page` and `_expand`'s parents as objects ({@link expandParents}). `extra` filters are
+ * ANDed with the query's. Relation names are checked before any query, so a bad one is a 400
+ * even on an empty page.
  */
 export async function readList(ctx: RequestContext, ...extra: Document[]): Promise<RouteResult> {
   const { projection, strip, cursorable } = pageFetch(ctx);
   const filter = requestFilter(ctx, ...extra);
   const { count, total, after } = ctx.query;
+  const { collection } = ctx;
   if (count) {
-    const counted = await ctx.collection.countDocuments(countableFilter(filter), collated(ctx));
+    const counted = await collection.countDocuments(countableFilter(filter), collated(ctx));
     return { status: 200, data: { count: counted } };
   }
   const options = { ...findOptions(ctx), ...(projection === undefined ? {} : { projection }) };
   const pageFilter = after === undefined ? filter : andFilters(filter, after);
   // With a total to tell and no cursor, an engine that scans for the page also counts its
   // matches (`findWithCount`): one scan, not two.
-  const { collection } = ctx;
   const page =
     total && after === undefined && collection.findWithCount !== undefined
       ? await collection.findWithCount(pageFilter, options)
@@ -98,7 +100,7 @@ export async function readList(ctx: RequestContext, ...extra: Document[]): Promi
   const counted = total
     ? (page?.count ??
       lastPageTotal(ctx, documents) ??
-      (await ctx.collection.countDocuments(countableFilter(filter), collated(ctx))))
+      (await collection.countDocuments(countableFilter(filter), collated(ctx))))
     : undefined;
   const headers = pageHeaders(ctx, documents, counted, cursorable);
   const related = wantsRelations(ctx)
