@@ -530,15 +530,15 @@ export class EmbeddedCollection implements StoreCollection {
   /**
    * The first `skip + limit` matches of a sorted find, walked from the ordered index of its first
    * sort key (`sorted-walk.ts`): no full scan, no full sort. Undefined when no walk applies: no
-   * such index, a document holding an array there, no limit, or a pinned set of candidates small
-   * enough to sort outright.
+   * such index, a document holding an array there, no limit, a pinned set of candidates small
+   * enough to sort outright, or a walk that gave up (its trial). A promise only when it pauses.
    */
   #walk(
     filter: Document,
     compiled: CompiledFilter,
     options: FindOptions,
     work: Work,
-  ): Promise<Document[] | undefined> | undefined {
+  ): Document[] | undefined | Promise<Document[] | undefined> {
     const { sort, limit } = options;
     const skip = options.skip ?? 0;
     if (!isPlainObject(sort) || compiled.near || typeof limit !== 'number' || limit <= 0) return undefined;
@@ -566,7 +566,7 @@ export class EmbeddedCollection implements StoreCollection {
       direction,
       need,
       rest: others.length > 0 ? Object.fromEntries(others) : undefined,
-      docOf: (key: string) => this.#docs.get(key),
+      docs: this.#docs,
       test: (doc: Document) => compiled.test(doc),
       trial: Math.max(WALK_TRIAL_AT_LEAST, WALK_TRIAL_PER_DOCUMENT * need),
       unique: field === '_id',
@@ -621,7 +621,7 @@ export class EmbeddedCollection implements StoreCollection {
     const work = this.#work(options);
     const compiled = compileFilter(filter, this.#indexes, variables, collation);
     const walking = collation ? undefined : this.#walk(filter, compiled, options, work);
-    const walked = walking === undefined ? undefined : await walking;
+    const walked = walking instanceof Promise ? await walking : walking;
     if (walked !== undefined) {
       return readDocumentsInSlices(walked, undefined, { ...options, sort: undefined }, work);
     }

@@ -97,6 +97,7 @@ function firstPositions(length: number, count: number, order: PositionOrder): nu
 function distinctStringOrder(column: Column, direction: number): number[] | undefined {
   if (column.length < 2 || typeof column[0] !== 'string') return undefined;
   const strings = column as string[];
+  if (strings.length <= FEW_STRINGS) return fewDistinctStringsOrder(strings, direction);
   const at = new Map<string, number>();
   for (let i = 0; i < strings.length; i++) at.set(strings[i] as string, i);
   if (at.size !== strings.length) return undefined;
@@ -104,6 +105,29 @@ function distinctStringOrder(column: Column, direction: number): number[] | unde
   if (direction === -1) sorted.reverse();
   const positions: number[] = [];
   for (const value of sorted) positions.push(at.get(value) as number);
+  return positions;
+}
+
+/** Up to this many strings, {@link distinctStringOrder} inserts positions one by one (no map, no copy). */
+const FEW_STRINGS = 16;
+
+/**
+ * {@link distinctStringOrder} for a few strings (the ties of an index walk broken by `_id`): an
+ * insertion sort of positions, undefined at the first repeated string.
+ */
+function fewDistinctStringsOrder(strings: readonly string[], direction: number): number[] | undefined {
+  const positions = [0];
+  for (let i = 1; i < strings.length; i++) {
+    const value = strings[i] as string;
+    let at = positions.length;
+    for (; at > 0; at--) {
+      // Positions are in order, so a repeat is the first string not after `value` met going back.
+      const before = strings[positions[at - 1] as number] as string;
+      if (before === value) return undefined;
+      if (direction === 1 ? before < value : before > value) break;
+    }
+    positions.splice(at, 0, i);
+  }
   return positions;
 }
 
@@ -306,12 +330,12 @@ export function sortDocuments(
   by?: ValueOrder,
 ): Document[] {
   const columns = Object.keys(sort).map((field) => (by ? undefined : columnOf(docs, field)));
-  const order = positionOrder(docs, sort, columns, by);
   const first = columns[0];
+  // The comparator is built only when needed: distinct strings first (an `_id`) sort without one.
   const positions = selectsFirst(docs.length, count)
-    ? firstPositions(docs.length, count, order)
+    ? firstPositions(docs.length, count, positionOrder(docs, sort, columns, by))
     : ((first && distinctStringOrder(first, Object.values(sort)[0] as number)) ??
-      docs.map((_, i) => i).sort(order));
+      docs.map((_, i) => i).sort(positionOrder(docs, sort, columns, by)));
   const sorted: Document[] = [];
   for (const i of positions) sorted.push(docs[i] as Document);
   return sorted;

@@ -14,7 +14,7 @@ import type { Document } from '@store/common';
 import { compareValues } from './bson-order';
 import type { IndexEntry, OrderedIndex } from './ordered-index';
 import { sortDocuments } from './sort-documents';
-import { runInSlices, type Work } from './work';
+import type { Work } from './work';
 
 /** What a sorted walk reads and keeps. */
 export interface SortedWalk {
@@ -26,7 +26,8 @@ export interface SortedWalk {
   need: number;
   /** The sort keys after the index's field, ordering its ties. */
   rest: Record<string, 1 | -1> | undefined;
-  docOf: (key: string) => Document | undefined;
+  /** The collection's documents by key. */
+  docs: ReadonlyMap<string, Document>;
   test: (doc: Document) => boolean;
   /** Entries walked without filling the page after which the walk gives up. */
   trial: number;
@@ -40,9 +41,15 @@ interface Copied {
   doc: Document | undefined;
 }
 
-/** The first `need` documents of the walk (see the module comment), sort order; `undefined` once past its trial. */
-export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document[] | undefined> {
-  const { index, direction, need, rest, docOf, test, trial, unique } = walk;
+/**
+ * The first `need` documents of the walk (see the module comment), sort order; `undefined` once
+ * past its trial. A promise only when the walk pauses.
+ */
+export function walkSorted(
+  walk: SortedWalk,
+  work: Work,
+): Document[] | undefined | Promise<Document[] | undefined> {
+  const { index, direction, need, rest, docs, test, trial, unique } = walk;
   const [from, to] = walk.span;
   const count = to - from;
   const entries = index.entries;
@@ -73,7 +80,7 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
       if (copied === undefined) {
         const entry = at(k);
         value = entry.value;
-        doc = docOf(entry.docKey);
+        doc = docs.get(entry.docKey);
       } else {
         ({ value, doc } = copied[k - copiedFrom] as Copied);
       }
@@ -102,7 +109,7 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
           copied = [];
           for (let j = k; j < count; j++) {
             const entry = at(j);
-            copied.push({ value: entry.value, doc: docOf(entry.docKey) });
+            copied.push({ value: entry.value, doc: docs.get(entry.docKey) });
           }
           copiedFrom = k;
         }
@@ -112,6 +119,11 @@ export async function walkSorted(walk: SortedWalk, work: Work): Promise<Document
     flush();
     return true;
   };
-  await runInSlices(work, step);
-  return gaveUp ? undefined : out.slice(0, need);
+  const answer = () => (gaveUp ? undefined : out.slice(0, need));
+  if (step()) return answer();
+  return (async () => {
+    do await work.pause();
+    while (!step());
+    return answer();
+  })();
 }
