@@ -1,5 +1,5 @@
-// node bench/compare-trees.mjs <before-tree> [case ...]   (cases: get-by-id, create, list-filter,
-// range-sort-indexed, populate; default: all)
+// node bench/compare-trees.mjs <before-tree> [case ...]   (cases: get-by-id, create, patch,
+// list-filter, count, range-sort, range-sort-indexed, equality, contains, populate; default: all)
 //
 // "No case slower than before": the store of another checkout (`<before-tree>`, e.g. a
 // `git worktree add /tmp/before <rev>` with `pnpm install && pnpm build` run in it) against the
@@ -19,6 +19,7 @@ const TREES = { before: resolve(beforeTree), now: resolve(import.meta.dirname, '
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const BLOCKS = 50;
 const BODY = JSON.stringify({ name: 'new', n: 42, tags: ['red', 'green'], price: 9.99, active: true });
+const PATCH_BODY = JSON.stringify({ price: 1.5 });
 
 /** Each case: its data set, calls per round, and the request of the `i`-th call. */
 const CASES = {
@@ -28,7 +29,16 @@ const CASES = {
     call: (ids, i) => request('GET', `/items/${ids[i % ids.length]}`),
   },
   create: { dataset: 'items-1k', calls: 20_000, call: () => request('POST', '/items', '', BODY) },
+  patch: {
+    dataset: 'items-1k',
+    calls: 20_000,
+    call: (ids, i) => request('PATCH', `/items/${ids[i % ids.length]}`, '', PATCH_BODY),
+  },
   'list-filter': { dataset: 'items-10k', calls: 3_000, call: () => request('GET', '/items', QUERIES.list) },
+  count: { dataset: 'items-10k', calls: 3_000, call: () => request('GET', '/items', QUERIES.count) },
+  'range-sort': { dataset: 'items-10k', calls: 3_000, call: () => request('GET', '/items', QUERIES.range) },
+  equality: { dataset: 'items-10k', calls: 3_000, call: () => request('GET', '/items', QUERIES.equality) },
+  contains: { dataset: 'items-10k', calls: 3_000, call: () => request('GET', '/items', QUERIES.contains) },
   'range-sort-indexed': {
     dataset: 'indexed-items-10k',
     calls: 5_000,
