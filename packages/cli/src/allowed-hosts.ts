@@ -11,6 +11,9 @@ import { CliError } from './cli-error';
 import { cliError } from './error-codes';
 import { LOOPBACK_NAMES } from './loopback';
 
+/** How many answered Host headers a server remembers (see {@link hostCheck}). */
+const ANSWERED_HEADERS_KEPT = 64;
+
 /** A Host header: a name, an IPv4 address or a bracketed IPv6 one, then an optional port. */
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^\s:/?#@[\]\\]+)(?::(\d{1,5}))?$/i;
 
@@ -73,9 +76,17 @@ export function hostCheck(
   const matches = (hostname: string) =>
     names.has(hostname) ||
     domains.some((domain) => hostname === domain.slice(1) || hostname.endsWith(domain));
+  // Host headers answered before: a client sends the same one on every request, and parsing it
+  // as a URL costs more than a microsecond. Bounded (cleared when full): any client may send any Host.
+  const answeredHeaders = new Set<string>();
   return (header) => {
+    if (header !== undefined && answeredHeaders.has(header)) return undefined;
     const hostname = header === undefined ? undefined : parseHost(header)?.hostname;
-    if (hostname !== undefined && matches(hostname)) return undefined;
+    if (hostname !== undefined && matches(hostname)) {
+      if (answeredHeaders.size >= ANSWERED_HEADERS_KEPT) answeredHeaders.clear();
+      answeredHeaders.add(header as string);
+      return undefined;
+    }
     const asked = header === undefined ? 'no Host header' : `Host "${header.slice(0, 200)}"`;
     const allow =
       hostname === undefined

@@ -7,11 +7,20 @@ import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginAnswer, PluginInstance } from '../model/plugin';
 import type { StorageHandle } from '../storage/start-storage';
 
+const SLASH = 0x2f;
+/** Route prefixes without their leading and trailing slashes, by prefix: a plugin's few, asked on every request. */
+const barePrefixes = new Map<string, string>();
+
 /** Whether `path` lies under `prefix` (`/auth`, `/auth/...`; the leading slash optional). */
-function isUnder(path: string, prefix: string): boolean {
-  const bare = prefix.replace(/^\/+|\/+$/g, '');
-  const rest = path.replace(/^\/+/, '');
-  return rest === bare || rest.startsWith(`${bare}/`);
+export function isUnder(path: string, prefix: string): boolean {
+  let bare = barePrefixes.get(prefix);
+  if (bare === undefined) {
+    bare = prefix.replace(/^\/+|\/+$/g, '');
+    barePrefixes.set(prefix, bare);
+  }
+  const rest =
+    path.charCodeAt(1) === SLASH || path.charCodeAt(0) !== SLASH ? path.replace(/^\/+/, '') : path.slice(1);
+  return rest.startsWith(bare) && (rest.length === bare.length || rest.charCodeAt(bare.length) === SLASH);
 }
 
 /** The active plugin whose routes `path` lies at or under, if any (checked before resource routes). */
