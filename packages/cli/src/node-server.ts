@@ -55,13 +55,15 @@ export function storeServer(
       return;
     }
     const request = toStoreRequest(req);
-    handler(request)
-      .then(
-        (answer) =>
+    // One reaction per request, not a chain of three (renderError does not throw).
+    handler(request).then(
+      (answer) =>
+        writeNodeResponse(
+          res,
           answer ?? problem(storeError('not_found', `Nothing is served at ${request.path.slice(0, 200)}.`)),
-      )
-      .catch(problem)
-      .then((answer) => writeNodeResponse(res, answer));
+        ),
+      (error: unknown) => writeNodeResponse(res, problem(error)),
+    );
   });
   server.on('listening', () => {
     loopback = onLoopback(server);
