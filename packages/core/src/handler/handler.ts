@@ -38,8 +38,11 @@ async function answerResource(
   if (!match) return null;
   try {
     const route = routeFor(match.kind, request.method);
-    const started = await storage.current();
-    const session = found === undefined ? await findSession(request, started) : found;
+    // Neither is a promise once the store has started and when no plugin finds sessions.
+    const current = storage.current();
+    const started = current instanceof Promise ? await current : current;
+    const looked = found === undefined ? findSession(request, started) : found;
+    const session = looked instanceof Promise ? await looked : looked;
     const budgeted = withBudgets(
       createContext(
         request,

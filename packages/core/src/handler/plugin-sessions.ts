@@ -11,11 +11,19 @@ import type { StartedStorage } from '../storage/start-storage';
 /** Which plugin found a session: the one asked whether it is still live. */
 const foundBy = new WeakMap<RequestSession, PluginRuntime>();
 
-/** The session a request carries, from the first plugin (in the order of `plugins`) that finds one; `null` otherwise. */
-export async function findSession(
+/**
+ * The session a request carries, from the first plugin (in the order of `plugins`) that finds
+ * one; `null` otherwise, at once (no promise) when no plugin finds sessions.
+ */
+export function findSession(
   request: StoreRequest,
   started: StartedStorage,
-): Promise<RequestSession | null> {
+): RequestSession | null | Promise<RequestSession | null> {
+  if (!started.plugins.some(({ runtime }) => runtime.findSession !== undefined)) return null;
+  return askPlugins(request, started);
+}
+
+async function askPlugins(request: StoreRequest, started: StartedStorage): Promise<RequestSession | null> {
   for (const { runtime } of started.plugins) {
     const session = (await runtime.findSession?.(request)) ?? null;
     if (session !== null) {

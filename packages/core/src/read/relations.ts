@@ -58,7 +58,7 @@ function checkRelations(ctx: RequestContext): ResolvedResource[] {
  */
 export function relationProjection(ctx: RequestContext): RelationProjection {
   const { projection, populate, fill } = ctx.query;
-  if (checkRelations(ctx).length === 0) return { projection, strip: [] };
+  if (!wantsRelations(ctx) || checkRelations(ctx).length === 0) return { projection, strip: [] };
   const keys = requiredFields(ctx.resource.name, populate, fill, ctx.options.populate);
   const extended = withJoinKeys(projection, keys);
   return { projection: extended.projection, strip: extended.added };
