@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { QUERIES } from './lib/cases.mjs';
 import { DATASETS, INDEXED, sampleIds } from './lib/data.mjs';
 import { microsecondsPerCall, storeRequest as request } from './lib/in-process.mjs';
+import { median } from './lib/report.mjs';
 import { RESOURCES } from './lib/store-config.mjs';
 
 const [beforeTree, ...names] = process.argv.slice(2);
@@ -49,12 +50,6 @@ const CASES = {
     calls: 1_000,
     call: () => request('GET', '/companies', QUERIES.populate),
   },
-};
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
 const packagesOf = async (tree) => ({

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, requestOnce } from './measure.mjs';
+import { median } from './report.mjs';
 import { prepareDir, SCALE_CONTENDERS, startContender, writeSeed } from './scale-start.mjs';
 
 /** Connections of an autocannon run. */
@@ -62,12 +63,6 @@ const MEASURES = [
     digest: (answer) => docsOf(answer).map((doc) => doc.n),
   },
 ];
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** The contenders in `names`' order on even rounds, reversed on odd ones. */
 const alternate = (names, round) => (round % 2 === 0 ? names : [...names].reverse());
