@@ -5,7 +5,7 @@
  */
 import type { Document } from '@store/common';
 import type { CompiledFilter } from './compile-filter';
-import type { Work } from './work';
+import { resumeInSlices, type Work } from './work';
 
 /** A stored document with its key in the collection. */
 export type Entry = [key: string, doc: Document];
@@ -75,15 +75,9 @@ export function scanInSlices(
   const read = { count: 0 };
   if (scanSlice(entries, compiled, work, matched, read) === 'done') return undefined;
   if (!(source instanceof Map)) {
-    return (async () => {
-      do await work.pause();
-      while (scanSlice(entries, compiled, work, matched) === 'due');
-    })();
+    return resumeInSlices(work, () => scanSlice(entries, compiled, work, matched) === 'done');
   }
   // Copied by the engine's own array builders (no entry per document), the first `read` skipped.
   const rest: Rest = { keys: Array.from(source.keys()), docs: Array.from(source.values()), at: read.count };
-  return (async () => {
-    do await work.pause();
-    while (scanRestSlice(rest, compiled, work, matched) === 'due');
-  })();
+  return resumeInSlices(work, () => scanRestSlice(rest, compiled, work, matched) === 'done');
 }

@@ -14,7 +14,7 @@ import type { Document } from '@store/common';
 import { compareValues } from './bson-order';
 import type { IndexEntry, OrderedIndex } from './ordered-index';
 import { sortDocuments } from './sort-documents';
-import type { Work } from './work';
+import { resumeInSlices, type Work } from './work';
 
 /** What a sorted walk reads and keeps. */
 export interface SortedWalk {
@@ -120,10 +120,5 @@ export function walkSorted(
     return true;
   };
   const answer = () => (gaveUp ? undefined : out.slice(0, need));
-  if (step()) return answer();
-  return (async () => {
-    do await work.pause();
-    while (!step());
-    return answer();
-  })();
+  return step() ? answer() : resumeInSlices(work, step).then(answer);
 }

@@ -159,6 +159,15 @@ export async function runInSlices(work: Work, step: () => boolean): Promise<void
 }
 
 /**
+ * {@link runInSlices} for work whose first slice already ran at once (not a promise for work
+ * that ends within it) and was not the last: pauses, then steps until `step` returns true.
+ */
+export async function resumeInSlices(work: Work, step: () => boolean): Promise<void> {
+  do await work.pause();
+  while (!step());
+}
+
+/**
  * Calls `each` on every item of `items`, in slices of `work`: the clock is read every few items
  * (`tick`), or after every one when each costs far more than a test (`costly`).
  */
