@@ -2,7 +2,13 @@ import { invalidOption, isPlainObject } from '@store/common';
 import { resolveAccess } from '../access/rules';
 import type { Awaitable, HookContext, ResourceHooks } from '../model/hooks';
 import type { ActivePlugin } from '../model/options';
-import type { PluginResourceRoute, PluginStoreInput, ResourcePlugin, StoreWidePlugin } from '../model/plugin';
+import {
+  firstRouteSegment,
+  type PluginResourceRoute,
+  type PluginStoreInput,
+  type ResourcePlugin,
+  type StoreWidePlugin,
+} from '../model/plugin';
 import type { ResolvedResource } from '../model/resource';
 
 /** `plugins` checked: the resource plugins by the option each claims, and the store-wide ones with their place. */
@@ -106,14 +112,12 @@ export function setupStoreWidePlugins(
   }));
 }
 
-const firstSegment = (path: string) => path.replace(/^\/+|\/+$/g, '').split('/')[0] ?? '';
-
 /** Two active plugins never answer the same path: their route paths' first segments differ. */
 export function checkRoutePaths(active: readonly ActivePlugin[]): void {
   const owners = new Map<string, string>();
   for (const { plugin, instance } of active) {
     for (const path of instance.routePaths) {
-      const segment = firstSegment(path);
+      const segment = firstRouteSegment(path);
       const owner = owners.get(segment);
       if (owner !== undefined && owner !== plugin.name) {
         invalidOption('plugins', `${plugin.name} and ${owner} both answer /${segment}`);

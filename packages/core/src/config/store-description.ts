@@ -5,6 +5,7 @@ import { ERROR_CODES } from '../model/error-codes';
 import { findResource } from '../model/find-resource';
 import type { Operation } from '../model/hooks';
 import type { ResolvedStoreOptions } from '../model/options';
+import { firstRouteSegment } from '../model/plugin';
 import type { ResolvedAccess, ResolvedRule } from '../model/resource';
 import type {
   DescribedAccess,
@@ -25,7 +26,7 @@ function describedAccess(access: ResolvedAccess): DescribedAccess {
 /** Whether `/<name>` lies at or under one of the plugins' route paths (the plugin answers it first). */
 function shadowed(name: string, options: ResolvedStoreOptions): boolean {
   return options.plugins.some(({ instance }) =>
-    instance.routePaths.some((path) => path.replace(/^\/+|\/+$/g, '').split('/')[0] === name),
+    instance.routePaths.some((path) => firstRouteSegment(path) === name),
   );
 }
 

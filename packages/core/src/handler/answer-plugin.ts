@@ -4,7 +4,7 @@ import { renderError } from '../http/render-error';
 import { respond } from '../http/respond';
 import type { StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
-import type { PluginAnswer, PluginInstance } from '../model/plugin';
+import { bareRoutePath, type PluginAnswer, type PluginInstance } from '../model/plugin';
 import type { StorageHandle } from '../storage/start-storage';
 
 const SLASH = 0x2f;
@@ -15,7 +15,7 @@ const barePrefixes = new Map<string, string>();
 export function isUnder(path: string, prefix: string): boolean {
   let bare = barePrefixes.get(prefix);
   if (bare === undefined) {
-    bare = prefix.replace(/^\/+|\/+$/g, '');
+    bare = bareRoutePath(prefix);
     barePrefixes.set(prefix, bare);
   }
   const rest =

@@ -202,3 +202,9 @@ export type StorePlugin = ResourcePlugin | StoreWidePlugin;
  */
 // biome-ignore lint/suspicious/noEmptyInterface: augmented by plugin packages
 export interface PluginResourceOptions {}
+
+/** A plugin route path without its leading and trailing slashes (`/auth/` is `auth`). */
+export const bareRoutePath = (path: string): string => path.replace(/^\/+|\/+$/g, '');
+
+/** The first segment of a plugin route path (`/auth/magic-code` is `auth`): the resource name it takes. */
+export const firstRouteSegment = (path: string): string => bareRoutePath(path).split('/')[0] ?? '';
