@@ -4,11 +4,12 @@
  * as json-server's `db.json` is (documents with `id`: it becomes `_id`).
  */
 import { readFileSync } from 'node:fs';
-import { type Document, setOwn } from '@store/common';
+import type { Document } from '@store/common';
 import { isValidResourceName } from '@store/query';
 import { EJSON } from 'bson';
 import { CliError } from './cli-error';
 import { parseExtendedJson } from './extended-json';
+import { StoreIds } from './store-id';
 
 /** The collections of a file, and the top-level members that are not collections. */
 export interface DataFile {
@@ -19,21 +20,6 @@ export interface DataFile {
 
 function isDocument(value: unknown): value is Document {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * A json-server document: `id` becomes `_id`, first (unless the document has both). One copy,
- * built member by member (a rest and a spread would make two).
- */
-function withStoreId(doc: Document): Document {
-  if (doc._id !== undefined || doc.id === undefined) return doc;
-  const renamed: Document = { _id: doc.id };
-  for (const key of Object.keys(doc)) {
-    if (key === 'id') continue;
-    // Defined, not assigned: a member named __proto__ stays a member.
-    setOwn(renamed, key, doc[key]);
-  }
-  return renamed;
 }
 
 /** The file at `path`, parsed; its text is dropped on return (a large file is not held twice). */
@@ -62,16 +48,18 @@ export function readDataFile(path: string): DataFile {
   }
   const collections = new Map<string, Document[]>();
   const skipped: string[] = [];
+  const storeIds = new StoreIds();
   for (const [name, value] of Object.entries(parsed)) {
     if (!Array.isArray(value)) {
       skipped.push(name);
       continue;
     }
     if (!isValidResourceName(name)) throw new CliError(`${path}: "${name}" is not a valid collection name`);
-    // In place: each document read gives way to its renamed copy, so the two are not both kept.
+    // In place: each document read gives way to its renamed copy (json-server's `id` becomes
+    // `_id`, first), so the two are not both kept.
     for (const [i, doc] of value.entries()) {
       if (!isDocument(doc)) throw new CliError(`${path}: ${name}[${i}] is not an object`);
-      value[i] = withStoreId(doc);
+      value[i] = storeIds.of(doc);
     }
     collections.set(name, value);
   }

@@ -41,7 +41,12 @@ const roundTrip = (doc: Document): Document =>
 
 /** `doc` as stored, copied (`copy`) or itself, when {@link sameAsStored} knows it; else undefined. */
 function plainAsStored(doc: Document, copy: boolean): Document | undefined {
-  if (typeof doc !== 'object' || doc === null || Object.getPrototypeOf(doc) !== Object.prototype) {
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    Object.getPrototypeOf(doc) !== Object.prototype ||
+    polluted()
+  ) {
     return undefined;
   }
   const at: Walk = { depth: 0, bytes: 0, copy };
@@ -128,8 +133,10 @@ function arrayAsStored(value: unknown[], at: Walk): unknown {
 function objectAsStored(value: Document, at: Walk): unknown {
   const copy: Document = at.copy ? {} : value;
   at.depth++;
-  for (const key of Object.keys(value)) {
-    if (!plainKey(key)) return NOT_PLAIN;
+  // Own keys only: `for...in` lists no inherited one, `plainAsStored` having found none on
+  // Object.prototype; and it allocates nothing, unlike Object.keys.
+  for (const key in value) {
+    if (!isPlainKey(key)) return NOT_PLAIN;
     at.bytes += 3 * key.length;
     const inner = value[key];
     if (inner === undefined) return NOT_PLAIN;
@@ -139,6 +146,25 @@ function objectAsStored(value: Document, at: Walk): unknown {
   }
   at.depth--;
   return copy;
+}
+
+/** Keys found plain by {@link plainKey} (documents repeat their keys): at most {@link PLAIN_KEYS_KEPT}, each short. */
+const PLAIN_KEYS = new Set<string>();
+const PLAIN_KEYS_KEPT = 4096;
+const PLAIN_KEY_KEPT_LENGTH = 64;
+
+/** {@link plainKey}, remembered for a short key found plain. */
+function isPlainKey(key: string): boolean {
+  if (PLAIN_KEYS.has(key)) return true;
+  if (!plainKey(key)) return false;
+  if (PLAIN_KEYS.size < PLAIN_KEYS_KEPT && key.length <= PLAIN_KEY_KEPT_LENGTH) PLAIN_KEYS.add(key);
+  return true;
+}
+
+/** Whether `Object.prototype` has an enumerable member (put there by a polluting script): `for...in` would list it. */
+function polluted(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
 }
 
 /**

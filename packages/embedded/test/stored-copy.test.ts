@@ -104,6 +104,24 @@ describe('toStored', () => {
     expect(outcome(() => toStored(doc))).toBe(outcome(() => roundTrip(doc)));
   });
 
+  it('answers as the round trip while Object.prototype holds an enumerable member', () => {
+    const doc = { a: 1, inner: { b: [2] } };
+    (Object.prototype as Record<string, unknown>).polluting = 'x';
+    try {
+      expect(outcome(() => toStored(doc))).toBe(outcome(() => roundTrip(doc)));
+      expect(Object.hasOwn(toStored(doc), 'polluting')).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluting;
+    }
+  });
+
+  it('still refuses a key once keys like it were found plain (the found ones are remembered)', () => {
+    for (let i = 0; i < 5000; i++) toStored({ [`k${i}`]: 1 });
+    for (const doc of [{ $k: 1 }, { 'k\0': 1 }, { k: { toBSON: 1 } }, { 'k\udc00': 1 }]) {
+      expect(outcome(() => toStored(doc))).toBe(outcome(() => roundTrip(doc)));
+    }
+  });
+
   it('shares no object or array with the document it copies', () => {
     const doc = { _id: 'a', tags: ['x'], inner: { n: 1 }, at: new Date(5), ref: new ObjectId() };
     const stored = toStored(doc);
