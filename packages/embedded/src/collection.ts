@@ -53,7 +53,6 @@ import { EmbeddedDbError } from './errors';
 import { candidateKeys, exactIdKeys } from './id-lookup';
 import { CollectionIndexes, type KeyMemo } from './indexes';
 import { checkOptions, refuseChangeStreams } from './known-options';
-import type { IndexEntry } from './ordered-index';
 import { valuesAtPath } from './paths';
 import { naturalPageEnd, readDocuments, readDocumentsInSlices, sortedPageEnd } from './read-documents';
 import { type Entry, type Matched, scanInSlices } from './scan';
@@ -427,7 +426,8 @@ export class EmbeddedCollection implements StoreCollection {
     const [from, to] = span;
     if ((to - from + index.multikey.size) * 2 > this.#docs.size) return undefined;
     const keys: string[] = [...index.multikey];
-    for (let i = from; i < to; i++) keys.push((index.entries[i] as IndexEntry).docKey);
+    const inIndex = index.columns.keys;
+    for (let i = from; i < to; i++) keys.push(inIndex[i] as string);
     return keys;
   }
 
@@ -1244,8 +1244,8 @@ export class EmbeddedCollection implements StoreCollection {
    */
   #idOrder(): number[] | undefined {
     const ids = this.#indexes.ordered('_id');
-    if (ids === undefined || ids.multikey.size > 0 || ids.entries.length !== this.#docs.size)
-      return undefined;
-    return ids.entries.map(({ seq }) => seq);
+    if (ids === undefined || ids.multikey.size > 0) return undefined;
+    const { seqs } = ids.columns;
+    return seqs.length === this.#docs.size ? [...seqs] : undefined;
   }
 }

@@ -185,7 +185,8 @@ export class CollectionIndexes {
   #allSequences(): Map<string, number> {
     if (this.#sequenceMap) return this.#sequenceMap;
     const sequences = new Map<string, number>();
-    for (const { docKey, seq } of this.#ids().entries) sequences.set(docKey, seq);
+    const { keys, seqs } = this.#ids().columns;
+    for (let at = 0; at < keys.length; at++) sequences.set(keys[at] as string, seqs[at] as number);
     return sequences;
   }
 

@@ -50,92 +50,73 @@ const compareEntries = (a: IndexEntry, b: IndexEntry): number =>
 /** UTF-16 units that sort differently by code point (surrogates, and what follows them). */
 const HIGH_UNITS = /[\ud800-\uffff]/;
 
-type CompareEntries = (a: IndexEntry, b: IndexEntry) => number;
-
-/** {@link compareEntries}, two strings compared at once (`_id`s mostly are). */
-const compareByStrings: CompareEntries = (a, b) =>
-  typeof a.value === 'string' && typeof b.value === 'string'
-    ? compareStrings(a.value, b.value) || a.seq - b.seq
-    : compareEntries(a, b);
-
-function inOrder(entries: readonly IndexEntry[], compare: CompareEntries): boolean {
-  for (let i = 1; i < entries.length; i++) {
-    if (compare(entries[i - 1] as IndexEntry, entries[i] as IndexEntry) > 0) return false;
-  }
-  return true;
-}
+/** Orders two values as {@link compareValues} does. */
+type CompareValues = (a: unknown, b: unknown) => number;
 
 /**
- * Entries (of `entries` and `more`) whose values are all strings, all numbers or all dates
- * compared without going through {@link compareValues} (the same order: strings by code point,
- * numbers by value with NaN first), and all ObjectIds by their bytes (the order of their hex
- * strings).
+ * A comparator for `values` (and `more`) that orders them as {@link compareValues} does without
+ * going through it, when they are all strings, all numbers or all dates (strings by code point,
+ * numbers by value with NaN first), or all ObjectIds (by their bytes: the order of their hex
+ * strings); {@link compareValues} otherwise.
  */
-function sameKindComparator(
-  entries: readonly IndexEntry[],
-  more: readonly IndexEntry[] = [],
-): CompareEntries | undefined {
-  const first = (entries[0] ?? more[0])?.value;
-  const every = (test: (entry: IndexEntry) => boolean) => entries.every(test) && more.every(test);
+function valueComparator(values: readonly unknown[], more: readonly unknown[] = []): CompareValues {
+  const first = values.length > 0 ? values[0] : more[0];
+  const every = (test: (value: unknown) => boolean) => values.every(test) && more.every(test);
   if (typeof first === 'string') {
-    if (!every(({ value }) => typeof value === 'string')) return undefined;
+    if (!every((value) => typeof value === 'string')) return compareValues;
     // Without a unit from U+D800 up, UTF-16 order (the native one) is code point order.
-    if (!every(({ value }) => !HIGH_UNITS.test(value as string))) {
-      return (a, b) => compareStrings(a.value as string, b.value as string) || a.seq - b.seq;
+    if (!every((value) => !HIGH_UNITS.test(value as string))) {
+      return (a, b) => compareStrings(a as string, b as string);
     }
-    return (a, b) => {
-      const [x, y] = [a.value as string, b.value as string];
-      return x < y ? -1 : x > y ? 1 : a.seq - b.seq;
-    };
+    return (a, b) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0);
   }
   if (typeof first === 'number') {
-    if (!every(({ value }) => typeof value === 'number')) return undefined;
-    return (a, b) => compareNumbers(a.value as number, b.value as number) || a.seq - b.seq;
+    if (!every((value) => typeof value === 'number')) return compareValues;
+    return (a, b) => compareNumbers(a as number, b as number);
   }
   if (first instanceof Date) {
-    if (!every(({ value }) => value instanceof Date)) return undefined;
-    return (a, b) =>
-      compareNumbers((a.value as Date).getTime(), (b.value as Date).getTime()) || a.seq - b.seq;
+    if (!every((value) => value instanceof Date)) return compareValues;
+    return (a, b) => compareNumbers((a as Date).getTime(), (b as Date).getTime());
   }
   if (isObjectId(first)) {
-    if (!every(({ value }) => isObjectId(value))) return undefined;
-    return (a, b) => Buffer.compare((a.value as ObjectId).id, (b.value as ObjectId).id) || a.seq - b.seq;
+    if (!every(isObjectId)) return compareValues;
+    return (a, b) => Buffer.compare((a as ObjectId).id, (b as ObjectId).id);
   }
-  return undefined;
+  return compareValues;
 }
 
-/** Sorts `entries` as {@link compareEntries} orders them: at once when they are in order already (increasing ids). */
+/** Sorts `entries` as {@link compareEntries} orders them. */
 function sortEntries(entries: IndexEntry[]): void {
-  const compare = sameKindComparator(entries) ?? compareEntries;
-  if (!inOrder(entries, compare)) entries.sort(compare);
+  const compare = valueComparator(entries.map(({ value }) => value));
+  entries.sort((a, b) => compare(a.value, b.value) || a.seq - b.seq);
 }
 
-/** The first position in `entries` (up to `end`) at which `before` is false (`before` holds for a prefix). */
-function firstNotBefore(
-  entries: readonly IndexEntry[],
-  before: (entry: IndexEntry) => boolean,
-  end = entries.length,
-): number {
+/** The first position below `end` at which `before` is false (`before` holds for a prefix of positions). */
+function firstNotBefore(end: number, before: (at: number) => boolean): number {
   let [low, high] = [0, end];
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (before(entries[middle] as IndexEntry)) low = middle + 1;
+    if (before(middle)) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
-/** Waiting entries past this many are merged in one linear pass into a new array, not placed one by one. */
-const MERGE_IN_PLACE_AT_MOST = 1024;
+/** The position of `entry` in the sorted `entries`, or of where it belongs. */
+const positionIn = (entries: readonly IndexEntry[], entry: IndexEntry): number =>
+  firstNotBefore(entries.length, (at) => compareEntries(entries[at] as IndexEntry, entry) < 0);
 
-/** The sorted `entries` and `waiting` as one sorted array; a waiting entry goes before a main one it ties with (as placed one by one). */
+/** The sorted `entries` and `waiting` as one sorted array; a waiting entry goes before an entry it ties with (as placed one by one). */
 function mergedEntries(entries: readonly IndexEntry[], waiting: readonly IndexEntry[]): IndexEntry[] {
-  const compare = sameKindComparator(entries, waiting) ?? compareEntries;
+  const compare = valueComparator(
+    entries.map(({ value }) => value),
+    waiting.map(({ value }) => value),
+  );
   const merged: IndexEntry[] = new Array(entries.length + waiting.length);
   let [i, j, at] = [0, 0, 0];
   while (i < entries.length && j < waiting.length) {
     const [main, next] = [entries[i] as IndexEntry, waiting[j] as IndexEntry];
-    if (compare(main, next) < 0) {
+    if ((compare(main.value, next.value) || main.seq - next.seq) < 0) {
       merged[at++] = main;
       i++;
     } else {
@@ -148,16 +129,33 @@ function mergedEntries(entries: readonly IndexEntry[], waiting: readonly IndexEn
   return merged;
 }
 
+/** Waiting entries past this many are merged in one linear pass into new arrays, not placed one by one. */
+const MERGE_IN_PLACE_AT_MOST = 1024;
+
 /**
- * The entries are one sorted array, read by position. An entry that sorts last (increasing ids,
- * counters, timestamps) is appended. In a large index, one that sorts inside waits in a small
- * sorted array of its own, and those are merged into the main one in one pass once they are
- * many, or before the index is next read: inserting random keys one by one would otherwise shift
- * half the array each time (100,000 random string ids took 76 µs each, a million minutes).
+ * The main entries of an index, sorted, as three columns: at each position a value, the key of
+ * its document and its insertion sequence. Columns cost 24 bytes an entry, where an object for
+ * each entry costs 56 (a million `_id`s: 32 MB less, and a million fewer objects to collect).
+ */
+export interface IndexColumns {
+  readonly values: readonly unknown[];
+  readonly keys: readonly string[];
+  readonly seqs: readonly number[];
+}
+
+/**
+ * The entries are three sorted columns (see {@link IndexColumns}), read by position. An entry
+ * that sorts last (increasing ids, counters, timestamps) is appended. In a large index, one that
+ * sorts inside waits in a small sorted array of its own, and those are merged into the columns
+ * in one pass once they are many, or before the index is next read: inserting random keys one by
+ * one would otherwise shift half the columns each time (100,000 random string ids took 76 µs
+ * each, a million minutes).
  */
 export class OrderedIndex {
   readonly field: string;
-  #entries: IndexEntry[] = [];
+  #values: unknown[] = [];
+  #keys: string[] = [];
+  #seqs: number[] = [];
   /** Entries added out of order since the last merge, sorted. */
   #pending: IndexEntry[] = [];
   /**
@@ -177,12 +175,8 @@ export class OrderedIndex {
     private readonly tuning: OrderedIndexTuning = TUNING,
   ) {
     this.field = field;
-    for (const [docKey, doc] of docs) {
-      const entry = this.#entryOf(docKey, doc, seqOf(docKey, doc));
-      if (entry === undefined) this.#multikey.add(docKey);
-      else this.#entries.push(entry);
-    }
-    sortEntries(this.#entries);
+    for (const [docKey, doc] of docs) this.#read(docKey, doc, seqOf(docKey, doc));
+    this.#sortColumns();
   }
 
   /**
@@ -199,24 +193,51 @@ export class OrderedIndex {
   ): OrderedIndex {
     const index = new OrderedIndex(field);
     // Read in the documents' own order (the order they lie in memory), then put in place.
-    const read: IndexEntry[] = [];
     let seq = first;
-    for (const [docKey, doc] of docs) {
-      const entry = index.#entryOf(docKey, doc, seq++);
-      if (entry === undefined) index.#multikey.add(docKey);
-      else read.push(entry);
-    }
+    for (const [docKey, doc] of docs) index.#read(docKey, doc, seq++);
     // Arrays at the field (never at `_id`) leave the places pointing past the entries: sorted instead.
-    const placed = places !== undefined && index.#multikey.size === 0 && read.length === places.length;
-    index.#entries = placed ? Array.from(places, (place) => read[place] as IndexEntry) : read;
+    if (places !== undefined && index.#multikey.size === 0 && index.#values.length === places.length) {
+      index.#permute(places);
+    }
     // The places are checked, not trusted: one comparison per entry, a sort when they are wrong.
-    if (!placed || !inOrder(index.#entries, compareByStrings)) sortEntries(index.#entries);
+    index.#sortColumns();
     return index;
+  }
+
+  /** Appends `doc`'s entry to the columns, unsorted (or notes its array in {@link multikey}). */
+  #read(docKey: string, doc: Document, seq: number): void {
+    const value = doc[this.field];
+    if (Array.isArray(value)) {
+      this.#multikey.add(docKey);
+      return;
+    }
+    this.#values.push(value);
+    this.#keys.push(docKey);
+    this.#seqs.push(seq);
+  }
+
+  /** Puts the columns in the order of `order` (the position each entry comes from). */
+  #permute(order: ArrayLike<number>): void {
+    const [values, keys, seqs] = [this.#values, this.#keys, this.#seqs];
+    this.#values = Array.from(order, (from) => values[from]);
+    this.#keys = Array.from(order, (from) => keys[from] as string);
+    this.#seqs = Array.from(order, (from) => seqs[from] as number);
+  }
+
+  /** Sorts the columns by value, ties by sequence: at once when they are in order already (increasing ids). */
+  #sortColumns(): void {
+    const [values, seqs] = [this.#values, this.#seqs];
+    const compare = valueComparator(values);
+    const compareAt = (i: number, j: number) =>
+      compare(values[i], values[j]) || (seqs[i] as number) - (seqs[j] as number);
+    let ordered = true;
+    for (let i = 1; i < values.length && ordered; i++) ordered = compareAt(i - 1, i) <= 0;
+    if (!ordered) this.#permute(Array.from(values, (_, i) => i).sort(compareAt));
   }
 
   /** How many documents the index holds (entries, waiting or not, and arrays). */
   get size(): number {
-    return this.#entries.length + this.#pending.length + this.#unsorted.length + this.#multikey.size;
+    return this.#values.length + this.#pending.length + this.#unsorted.length + this.#multikey.size;
   }
 
   /** Keys of the documents holding an array at the field (always candidates). */
@@ -224,9 +245,19 @@ export class OrderedIndex {
     return this.#multikey;
   }
 
-  get entries(): readonly IndexEntry[] {
+  /**
+   * The entries in order, as columns (entries waiting are merged first). Read them before the
+   * next write: a write may replace or move them.
+   */
+  get columns(): IndexColumns {
     this.#merge();
-    return this.#entries;
+    return { values: this.#values, keys: this.#keys, seqs: this.#seqs };
+  }
+
+  /** The entries in order, one object each: a copy (for tests and diagnostics; {@link columns} reads them in place). */
+  get entries(): IndexEntry[] {
+    const { values, keys, seqs } = this.columns;
+    return values.map((value, at) => ({ value, docKey: keys[at] as string, seq: seqs[at] as number }));
   }
 
   /** `doc`'s entry, or `undefined` (kept in {@link multikey} instead) when it holds an array there. */
@@ -235,38 +266,93 @@ export class OrderedIndex {
     return Array.isArray(value) ? undefined : { value, docKey, seq };
   }
 
-  /** The position of `entry` in `entries` (the main ones by default), or of where it belongs. */
-  #positionOf(entry: IndexEntry, entries: IndexEntry[] = this.#entries): number {
-    return firstNotBefore(entries, (at) => compareEntries(at, entry) < 0);
+  /** Whether the entry at `at` in the columns sorts before `entry`. */
+  #before(at: number, entry: IndexEntry): boolean {
+    return (compareValues(this.#values[at], entry.value) || (this.#seqs[at] as number) - entry.seq) < 0;
+  }
+
+  /** The position of `entry` in the columns (up to `end`), or of where it belongs. */
+  #positionOf(entry: IndexEntry, end = this.#values.length): number {
+    return firstNotBefore(end, (at) => this.#before(at, entry));
+  }
+
+  #insertAt(at: number, entry: IndexEntry): void {
+    this.#values.splice(at, 0, entry.value);
+    this.#keys.splice(at, 0, entry.docKey);
+    this.#seqs.splice(at, 0, entry.seq);
+  }
+
+  #removeAt(at: number): void {
+    this.#values.splice(at, 1);
+    this.#keys.splice(at, 1);
+    this.#seqs.splice(at, 1);
   }
 
   /**
-   * Merges the waiting entries into the main array, in place from its end: each waiting entry's
-   * place is found by binary search, and the main entries after it move up as one block (no
-   * comparison per entry moved).
+   * Merges the waiting entries into the columns: in place from their end when they are few (each
+   * waiting entry's place found by binary search, the entries after it moved up as one block,
+   * with no comparison per entry moved), otherwise in one linear pass into new columns.
    */
   #merge(): void {
     this.#sortUnsorted();
     const pending = this.#pending;
     if (pending.length === 0) return;
+    this.#pending = [];
     if (pending.length > MERGE_IN_PLACE_AT_MOST) {
-      this.#entries = mergedEntries(this.#entries, pending);
-      this.#pending = [];
+      this.#mergeInto(pending);
       return;
     }
-    const entries = this.#entries;
-    let end = entries.length;
+    const [values, keys, seqs] = [this.#values, this.#keys, this.#seqs];
+    let end = values.length;
     // Room at the end, filled with entries (each slot is written again below): no holes.
-    for (const waiting of pending) entries.push(waiting);
+    for (const waiting of pending) {
+      values.push(waiting.value);
+      keys.push(waiting.docKey);
+      seqs.push(waiting.seq);
+    }
     for (let j = pending.length - 1; j >= 0; j--) {
       const waiting = pending[j] as IndexEntry;
-      const at = firstNotBefore(entries, (entry) => compareEntries(entry, waiting) < 0, end);
-      // A plain loop: copyWithin on an array of objects moves them far slower.
-      for (let from = end - 1; from >= at; from--) entries[from + j + 1] = entries[from] as IndexEntry;
-      entries[at + j] = waiting;
+      const at = this.#positionOf(waiting, end);
+      // Plain loops: copyWithin on arrays of objects moves them far slower.
+      for (let from = end - 1; from >= at; from--) {
+        values[from + j + 1] = values[from];
+        keys[from + j + 1] = keys[from] as string;
+        seqs[from + j + 1] = seqs[from] as number;
+      }
+      values[at + j] = waiting.value;
+      keys[at + j] = waiting.docKey;
+      seqs[at + j] = waiting.seq;
       end = at;
     }
-    this.#pending = [];
+  }
+
+  /** The columns and the sorted `waiting` as new columns; a waiting entry goes before a main one it ties with (as placed one by one). */
+  #mergeInto(waiting: readonly IndexEntry[]): void {
+    const [values, keys, seqs] = [this.#values, this.#keys, this.#seqs];
+    const compare = valueComparator(
+      values,
+      waiting.map(({ value }) => value),
+    );
+    const length = values.length + waiting.length;
+    const [mergedValues, mergedKeys, mergedSeqs] = [new Array(length), new Array(length), new Array(length)];
+    let [i, j, at] = [0, 0, 0];
+    while (i < values.length || j < waiting.length) {
+      const next = waiting[j];
+      const mainFirst =
+        next === undefined ||
+        (i < values.length && (compare(values[i], next.value) || (seqs[i] as number) - next.seq) < 0);
+      if (mainFirst) {
+        mergedValues[at] = values[i];
+        mergedKeys[at] = keys[i];
+        mergedSeqs[at++] = seqs[i++];
+      } else {
+        mergedValues[at] = next.value;
+        mergedKeys[at] = next.docKey;
+        mergedSeqs[at++] = next.seq;
+        j++;
+      }
+    }
+    [this.#values, this.#keys, this.#seqs] = [mergedValues, mergedKeys, mergedSeqs];
   }
 
   /** The entries added out of order while adding many, sorted and merged into the waiting ones. */
@@ -280,7 +366,7 @@ export class OrderedIndex {
 
   /** Whether the waiting entries are many enough to merge (see {@link OrderedIndexTuning}). */
   #pendingFull(): boolean {
-    return this.#pending.length >= Math.max(this.tuning.pendingAtLeast, Math.sqrt(this.#entries.length));
+    return this.#pending.length >= Math.max(this.tuning.pendingAtLeast, Math.sqrt(this.#values.length));
   }
 
   /**
@@ -298,7 +384,7 @@ export class OrderedIndex {
     } finally {
       this.#many = false;
       const waiting = this.#unsorted.length + this.#pending.length;
-      if (waiting >= Math.max(this.tuning.pendingAtLeast, this.#entries.length / 4)) this.#merge();
+      if (waiting >= Math.max(this.tuning.pendingAtLeast, this.#values.length / 4)) this.#merge();
     }
   }
 
@@ -308,27 +394,42 @@ export class OrderedIndex {
    */
   sequenceOf(docKey: string, value: unknown): number | undefined {
     this.#sortUnsorted();
-    for (const entries of [this.#pending, this.#entries]) {
-      let at = firstNotBefore(entries, (entry) => compareValues(entry.value, value) < 0);
-      for (; at < entries.length; at++) {
-        const entry = entries[at] as IndexEntry;
-        if (entry.docKey === docKey) return entry.seq;
-        if (compareValues(entry.value, value) !== 0) break;
-      }
+    const pending = this.#pending;
+    for (
+      let at = firstNotBefore(
+        pending.length,
+        (i) => compareValues((pending[i] as IndexEntry).value, value) < 0,
+      );
+      at < pending.length;
+      at++
+    ) {
+      const entry = pending[at] as IndexEntry;
+      if (entry.docKey === docKey) return entry.seq;
+      if (compareValues(entry.value, value) !== 0) break;
+    }
+    const values = this.#values;
+    for (
+      let at = firstNotBefore(values.length, (i) => compareValues(values[i], value) < 0);
+      at < values.length;
+      at++
+    ) {
+      if (this.#keys[at] === docKey) return this.#seqs[at];
+      if (compareValues(values[at], value) !== 0) break;
     }
     return undefined;
   }
 
-  /** Where `entry` is kept now, and its position there; `undefined` when it is in neither array. */
-  #find(docKey: string, entry: IndexEntry): { entries: IndexEntry[]; at: number } | undefined {
+  /** Where `entry` of `docKey` is kept now (waiting, or in the columns) and its position there; `undefined` when in neither. */
+  #find(docKey: string, entry: IndexEntry): { waiting: boolean; at: number } | undefined {
     this.#sortUnsorted();
     if (this.#pendingFull()) this.#merge();
-    for (const entries of [this.#pending, this.#entries]) {
-      if (entries.length === 0) continue;
-      const at = this.#positionOf(entry, entries);
-      if (entries[at]?.docKey === docKey) return { entries, at };
+    const pending = this.#pending;
+    if (pending.length > 0) {
+      const at = positionIn(pending, entry);
+      if (pending[at]?.docKey === docKey) return { waiting: true, at };
     }
-    return undefined;
+    const at = this.#positionOf(entry);
+    return this.#keys[at] === docKey ? { waiting: false, at } : undefined;
   }
 
   add(docKey: string, doc: Document, seq: number): void {
@@ -337,10 +438,12 @@ export class OrderedIndex {
       this.#multikey.add(docKey);
       return;
     }
-    const last = this.#entries.at(-1);
+    const last = this.#values.length - 1;
     // Increasing values (ObjectIds, counters, timestamps) append.
-    if (last === undefined || compareEntries(last, entry) < 0) {
-      this.#entries.push(entry);
+    if (last < 0 || this.#before(last, entry)) {
+      this.#values.push(entry.value);
+      this.#keys.push(docKey);
+      this.#seqs.push(seq);
       return;
     }
     if (this.#many) {
@@ -348,11 +451,11 @@ export class OrderedIndex {
       return;
     }
     const pending = this.#pending;
-    if (pending.length === 0 && this.#entries.length <= this.tuning.spliceAtMost) {
-      this.#entries.splice(this.#positionOf(entry), 0, entry);
+    if (pending.length === 0 && this.#values.length <= this.tuning.spliceAtMost) {
+      this.#insertAt(this.#positionOf(entry), entry);
       return;
     }
-    pending.splice(this.#positionOf(entry, pending), 0, entry);
+    pending.splice(positionIn(pending, entry), 0, entry);
     if (this.#pendingFull()) this.#merge();
   }
 
@@ -363,7 +466,8 @@ export class OrderedIndex {
       return;
     }
     const found = this.#find(docKey, entry);
-    found?.entries.splice(found.at, 1);
+    if (found?.waiting) this.#pending.splice(found.at, 1);
+    else if (found) this.#removeAt(found.at);
   }
 
   /**
@@ -375,8 +479,12 @@ export class OrderedIndex {
     const next = this.#entryOf(docKey, after, seq);
     if (old !== undefined && next !== undefined && compareValues(old.value, next.value) === 0) {
       const found = this.#find(docKey, old);
-      if (found !== undefined) {
-        found.entries[found.at] = next;
+      if (found?.waiting) {
+        this.#pending[found.at] = next;
+        return;
+      }
+      if (found) {
+        this.#values[found.at] = next.value;
         return;
       }
     }
@@ -402,30 +510,40 @@ export class OrderedIndex {
         continue;
       }
       const at = this.#positionOf(entry);
-      if (this.#entries[at]?.docKey === docKey) positions.push(at);
+      if (this.#keys[at] === docKey) positions.push(at);
     }
     if (positions.length === 0) return;
     positions.sort((a, b) => a - b);
-    const entries = this.#entries;
+    const [values, keys, seqs] = [this.#values, this.#keys, this.#seqs];
     let kept = positions[0] as number;
     let next = 0;
-    for (let at = kept; at < entries.length; at++) {
-      if (at === positions[next]) next++;
-      else entries[kept++] = entries[at] as IndexEntry;
+    for (let at = kept; at < values.length; at++) {
+      if (at === positions[next]) {
+        next++;
+        continue;
+      }
+      values[kept] = values[at];
+      keys[kept] = keys[at] as string;
+      seqs[kept++] = seqs[at] as number;
     }
-    entries.length = kept;
+    values.length = kept;
+    keys.length = kept;
+    seqs.length = kept;
   }
 
   /** The positions `[from, to)` of the entries within `range`. */
   span(range: Range): [number, number] {
     this.#merge();
     const { rank, lower, upper } = range;
-    const from = firstNotBefore(this.#entries, ({ value }) => {
+    const values = this.#values;
+    const from = firstNotBefore(values.length, (at) => {
+      const value = values[at];
       if (lower === undefined) return typeRank(value) < rank;
       const sign = compareValues(value, lower.value);
       return lower.inclusive ? sign < 0 : sign <= 0;
     });
-    const to = firstNotBefore(this.#entries, ({ value }) => {
+    const to = firstNotBefore(values.length, (at) => {
+      const value = values[at];
       if (upper === undefined) return typeRank(value) <= rank;
       const sign = compareValues(value, upper.value);
       return upper.inclusive ? sign <= 0 : sign < 0;
@@ -436,15 +554,16 @@ export class OrderedIndex {
   /** The positions `[from, to)` of the entries whose type rank lies in `[low, high]`. */
   rankSpan(low: number, high: number): [number, number] {
     this.#merge();
-    const from = firstNotBefore(this.#entries, ({ value }) => typeRank(value) < low);
-    const to = firstNotBefore(this.#entries, ({ value }) => typeRank(value) <= high);
+    const values = this.#values;
+    const from = firstNotBefore(values.length, (at) => typeRank(values[at]) < low);
+    const to = firstNotBefore(values.length, (at) => typeRank(values[at]) <= high);
     return [from, Math.max(from, to)];
   }
 
   /** Every position: the whole index. */
   all(): [number, number] {
     this.#merge();
-    return [0, this.#entries.length];
+    return [0, this.#values.length];
   }
 }
 

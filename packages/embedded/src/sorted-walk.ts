@@ -12,7 +12,7 @@
  */
 import type { Document } from '@store/common';
 import { compareValues } from './bson-order';
-import type { IndexEntry, OrderedIndex } from './ordered-index';
+import type { OrderedIndex } from './ordered-index';
 import { sortDocuments } from './sort-documents';
 import { resumeInSlices, type Work } from './work';
 
@@ -52,8 +52,8 @@ export function walkSorted(
   const { index, direction, need, rest, docs, test, trial, unique } = walk;
   const [from, to] = walk.span;
   const count = to - from;
-  const entries = index.entries;
-  const at = (k: number): IndexEntry => entries[direction === 1 ? from + k : to - 1 - k] as IndexEntry;
+  const { values, keys } = index.columns;
+  const at = (k: number): number => (direction === 1 ? from + k : to - 1 - k);
   let copied: Copied[] | undefined;
   let copiedFrom = 0;
   const out: Document[] = [];
@@ -78,9 +78,9 @@ export function walkSorted(
       let value: unknown;
       let doc: Document | undefined;
       if (copied === undefined) {
-        const entry = at(k);
-        value = entry.value;
-        doc = docs.get(entry.docKey);
+        const position = at(k);
+        value = values[position];
+        doc = docs.get(keys[position] as string);
       } else {
         ({ value, doc } = copied[k - copiedFrom] as Copied);
       }
@@ -108,8 +108,8 @@ export function walkSorted(
         if (copied === undefined) {
           copied = [];
           for (let j = k; j < count; j++) {
-            const entry = at(j);
-            copied.push({ value: entry.value, doc: docs.get(entry.docKey) });
+            const position = at(j);
+            copied.push({ value: values[position], doc: docs.get(keys[position] as string) });
           }
           copiedFrom = k;
         }
