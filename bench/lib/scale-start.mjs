@@ -3,7 +3,7 @@
 // rest). The `store` binary runs with scale-probe.mjs preloaded, json-server in scale-server.mjs,
 // both with `--expose-gc`, so `memory()` answers after full garbage collections.
 import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -71,7 +71,15 @@ export const SCALE_CONTENDERS = {
 export function writeSeed(dir, count) {
   const docs = items(count).sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
   const file = join(dir, `db-${count}.json`);
-  writeFileSync(file, JSON.stringify(forJsonServer({ items: docs })));
+  // Written through to the disk before any contender starts: the first one timed would otherwise
+  // read it while the system still writes it back (a seconds-long stall at a million documents).
+  const fd = openSync(file, 'w');
+  try {
+    writeFileSync(fd, JSON.stringify(forJsonServer({ items: docs })));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   const ids = count === 0 ? [] : sampleIds(docs);
   return { file, count, ids, probe: count === 0 ? '/items' : `/items/${ids[0]}` };
 }

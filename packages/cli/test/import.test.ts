@@ -98,6 +98,15 @@ describe('store import, all or nothing', () => {
     expect(await counts(data)).toEqual({});
   });
 
+  it.each([
+    ['UTF-8 text', '{"posts":[{"id":1,"title":"café ☕ 😀"}]}'],
+    ['ASCII text with escapes', '{"posts":[{"id":1,"title":"caf\\u00e9 \\u2615 \\ud83d\\ude00"}]}'],
+  ])('reads %s as the same documents', (_, text) => {
+    const file = join(freshDir(), 'db.json');
+    writeFileSync(file, text);
+    expect(readDataFile(file).collections.get('posts')).toEqual([{ _id: 1, title: 'café ☕ 😀' }]);
+  });
+
   it('reads a json-server id as the _id, first, keeping a member named __proto__ a member', () => {
     const file = join(freshDir(), 'db.json');
     writeFileSync(file, '{"posts":[{"title":"t","id":7,"__proto__":{"a":1}}]}');
