@@ -9,10 +9,10 @@ import { isPlainObject, setOwn } from '@store/common';
 import { EJSON, ObjectId } from 'bson';
 // mingo's own updater: the `update` of mingo's index merges its full default context in front
 // of the one given, so its stock `$regex` (backtracking) would win over the engine's (RE2).
-import { update as mingoUpdate, updateMany as mingoUpdateMany } from 'mingo/updater';
 import { checkArrayFilters } from './array-filters';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError } from './errors';
+import { update as mingoUpdate, updateMany as mingoUpdateMany } from './mingo';
 import { applyPipeline, type PipelineRun, pipelineRun, validatePipeline } from './update-pipeline';
 import { cloneValue, idKey, toStored } from './values';
 

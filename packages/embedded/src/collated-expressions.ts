@@ -8,10 +8,10 @@
  * `$addToSet` keeps one value of each set of values equal under it.
  */
 import type { Document } from '@store/common';
-import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { type Collation, holdsString } from './collation';
 import { EmbeddedDbError } from './errors';
+import { evalExpr } from './mingo';
 import { sortInSlices } from './sort-in-slices';
 import { idKey } from './values';
 import type { Work } from './work';

@@ -7,10 +7,6 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { Context } from 'mingo';
-import * as expressionOperators from 'mingo/operators/expression';
-import * as queryOperators from 'mingo/operators/query';
-import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { collatedOperators } from './collated-operators';
 import { type Collation, holdsString } from './collation';
@@ -20,6 +16,7 @@ import { type FieldOperator, geoIntersects, geoWithin, nearSphere, parseNearSphe
 import type { Point } from './geo-types';
 import { $in, $nin, type QueryOperator } from './in-operator';
 import type { CollectionIndexes } from './indexes';
+import { Context, expressionOperators, Query, queryOperators } from './mingo';
 import { mod } from './mod-operator';
 import { COMPARISON_OPERATORS } from './query-operators';
 import { REGEX_EXPRESSIONS } from './regex-expressions';

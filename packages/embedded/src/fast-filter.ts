@@ -11,12 +11,11 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
-import { cloneDeep, isOperator } from 'mingo/util';
 import { isOrdinaryObject } from './compiled-filter/field-access';
 import { allOf, fieldTests, type Scope } from './compiled-filter/field-condition';
 import { type InLookup, inLookup, type QueryOperator } from './in-operator';
+import { cloneDeep, isOperator, Query } from './mingo';
 
 type Test = (doc: Document) => boolean;
 

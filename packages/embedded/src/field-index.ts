@@ -8,7 +8,7 @@
 
 import type { Document } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
+import { resolve } from './mingo';
 import { idKey, isObjectId } from './values';
 
 const NULL_KEY = idKey(null);

@@ -11,10 +11,9 @@
 
 import type { Document } from '@store/common';
 import type { ObjectId } from 'bson';
-import * as queryOperators from 'mingo/operators/query';
 import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import { linearMembers, linearRegExp } from './linear-regex';
+import { queryOperators, resolve } from './mingo';
 import { isObjectId } from './values';
 
 /** A mingo query operator, options included (they are passed through to mingo's fallback). */

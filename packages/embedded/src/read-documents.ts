@@ -6,10 +6,10 @@
 
 import type { Document, FindOptions } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { find as mingoFind } from 'mingo';
 import type { CompiledFilter } from './compile-filter';
 import { asBadValue, EmbeddedDbError, toBadValue } from './errors';
 import { distanceToField } from './geo-operators';
+import { find as mingoFind } from './mingo';
 import { SELECT_AT_MOST, sortDocuments, type ValueOrder } from './sort-documents';
 import { SORT_AT_ONCE, sortDocumentsInSlices, sortInSlices } from './sort-in-slices';
 import { cloneValue } from './values';

@@ -5,9 +5,9 @@
  * mingo's: `{ match, idx, captures }`, a capture that took no part being null.
  */
 
-import { evalExpr } from 'mingo/core';
 import { EmbeddedDbError } from './errors';
 import { type LinearRegExp, linearRegExp } from './linear-regex';
+import { evalExpr } from './mingo';
 
 type ExpressionOperator = (obj: unknown, expr: unknown, options: unknown) => unknown;
 

@@ -6,12 +6,11 @@
  */
 
 import type { Document } from '@store/common';
-import * as queryOperators from 'mingo/operators/query';
 import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import { EmbeddedDbError } from './errors';
 import type { QueryOperator } from './in-operator';
 import { linearMembers, linearRegExp } from './linear-regex';
+import { queryOperators, resolve } from './mingo';
 
 const mingoAll = queryOperators.$all as unknown as QueryOperator;
 const RESOLVE = { unwrapArray: true } as const;

@@ -9,8 +9,8 @@
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import { compareValues, RANK, typeRank } from './bson-order';
+import { resolve } from './mingo';
 
 /** The values of one sort field, all plain strings or all ordered numbers: compared natively. */
 export type Column = string[] | number[];

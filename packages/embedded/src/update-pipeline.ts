@@ -8,16 +8,20 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { Context } from 'mingo';
-import { Aggregator } from 'mingo/aggregator';
-import * as accumulatorOperators from 'mingo/operators/accumulator';
-import * as expressionOperators from 'mingo/operators/expression';
-import { $addFields, $project, $replaceRoot, $replaceWith, $set, $unset } from 'mingo/operators/pipeline';
-import * as projectionOperators from 'mingo/operators/projection';
 import { asBadValue, EmbeddedDbError } from './errors';
+import {
+  Aggregator,
+  accumulatorOperators,
+  Context,
+  expressionOperators,
+  pipelineOperators,
+  projectionOperators,
+} from './mingo';
 import { pipelineAt } from './pipeline-now';
 import { REGEX_EXPRESSIONS } from './regex-expressions';
 import { idKey, toStored } from './values';
+
+const { $addFields, $project, $replaceRoot, $replaceWith, $set, $unset } = pipelineOperators;
 
 type ContextOps = NonNullable<Parameters<typeof Context.init>[0]>;
 

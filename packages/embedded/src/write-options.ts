@@ -8,8 +8,8 @@
 
 import type { Document, FindOptions } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { evalExpr } from 'mingo/core';
 import { asBadValue, EmbeddedArgumentError, EmbeddedDbError } from './errors';
+import { evalExpr } from './mingo';
 import { pipelineContext } from './update-pipeline';
 import type { WorkLimits } from './work';
 

@@ -3,11 +3,11 @@
  * engine's own versions of those whose mingo answer differs from MongoDB's.
  */
 import type { Document } from '@store/common';
-import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { compareValues } from '../bson-order';
 import { uniqueBy } from '../collated-expressions';
 import type { Collation } from '../collation';
+import { evalExpr } from '../mingo';
 import { idKey } from '../values';
 import { notImplemented } from './pipeline-run';
 

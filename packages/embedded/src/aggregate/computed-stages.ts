@@ -6,9 +6,8 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { Aggregator } from 'mingo/aggregator';
-import { evalExpr } from 'mingo/core';
 import { EmbeddedDbError } from '../errors';
+import { Aggregator, evalExpr } from '../mingo';
 import { cloneValue } from '../values';
 import { mingoOptions } from './mingo-context';
 import { computing, notImplemented, type Run } from './pipeline-run';

@@ -5,10 +5,10 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { evalExpr, OpType } from 'mingo/core';
 import { collatedGroupKeys } from '../collated-expressions';
 import type { Collation } from '../collation';
 import { EmbeddedDbError } from '../errors';
+import { evalExpr, OpType } from '../mingo';
 import { idKey } from '../values';
 import { ACCUMULATORS, type Accumulate, KNOWN_ACCUMULATORS } from './accumulators';
 import { computing, notImplemented, type Run } from './pipeline-run';

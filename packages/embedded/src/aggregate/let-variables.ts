@@ -5,7 +5,7 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { resolve } from 'mingo/util';
+import { resolve } from '../mingo';
 
 const SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'NOW',

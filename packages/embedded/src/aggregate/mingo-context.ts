@@ -3,16 +3,18 @@
  * differ, one context per collation) and mingo's compute options for a pipeline's variables.
  */
 import type { Document } from '@store/common';
-import { Aggregator } from 'mingo/aggregator';
-import { Context } from 'mingo/core';
-import * as accumulatorOperators from 'mingo/operators/accumulator';
-import * as expressionOperators from 'mingo/operators/expression';
-import * as pipelineOperators from 'mingo/operators/pipeline';
-import * as projectionOperators from 'mingo/operators/projection';
 import type { Options } from 'mingo/types';
 import { collatedExpressions } from '../collated-expressions';
 import type { Collation } from '../collation';
 import { EmbeddedDbError } from '../errors';
+import {
+  Aggregator,
+  accumulatorOperators,
+  Context,
+  expressionOperators,
+  pipelineOperators,
+  projectionOperators,
+} from '../mingo';
 import { REGEX_EXPRESSIONS } from '../regex-expressions';
 import { accumulatorOverrides } from './accumulators';
 import { notImplemented } from './pipeline-run';

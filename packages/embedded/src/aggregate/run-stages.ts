@@ -5,11 +5,10 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject, setOwn } from '@store/common';
-import { evalExpr } from 'mingo/core';
 import { EmbeddedDbError } from '../errors';
+import { evalExpr } from '../mingo';
 import { valuesAtPath } from '../paths';
 import { sortDocumentsInSlices } from '../sort-in-slices';
-
 import { checkVariableName } from '../write-options';
 import { addFieldsStage, mingoStage } from './computed-stages';
 import { groupStage } from './group-stage';

@@ -9,7 +9,7 @@
 
 import type { Document } from '@store/common';
 import type { ArrayOrObject } from 'mingo/types';
-import { resolve } from 'mingo/util';
+import { resolve } from '../mingo';
 import { someAtPath, type ValueTest } from '../paths';
 
 type Test = (doc: Document) => boolean;

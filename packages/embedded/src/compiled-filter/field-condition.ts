@@ -10,9 +10,9 @@
 
 import type { Document } from '@store/common';
 import { isPlainObject } from '@store/common';
-import { normalize } from 'mingo/util';
 import { type InLookup, inMatches } from '../in-operator';
 import { linearRegExp } from '../linear-regex';
+import { normalize } from '../mingo';
 import { existsAt, type FieldPath, fieldPath, resolvedAt, someAt } from './field-access';
 import { type ComparisonName, comparisonTest } from './value-tests';
 
