@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tsup.base';
 
-export default packageBuild();
+// `shims`: the CommonJS build reads `import.meta.url` (config/body-schema.ts loads Ajv by `require`).
+export default { ...packageBuild(), shims: true };
