@@ -53,6 +53,10 @@ const HIGH_UNITS = /[\ud800-\uffff]/;
 /** Orders two values as {@link compareValues} does. */
 type CompareValues = (a: unknown, b: unknown) => number;
 
+/** {@link compareValues}, two strings compared at once (`_id`s mostly are). */
+const compareByStrings: CompareValues = (a, b) =>
+  typeof a === 'string' && typeof b === 'string' ? compareStrings(a, b) : compareValues(a, b);
+
 /**
  * A comparator for `values` (and `more`) that orders them as {@link compareValues} does without
  * going through it, when they are all strings, all numbers or all dates (strings by code point,
@@ -227,12 +231,12 @@ export class OrderedIndex {
   /** Sorts the columns by value, ties by sequence: at once when they are in order already (increasing ids). */
   #sortColumns(): void {
     const [values, seqs] = [this.#values, this.#seqs];
-    const compare = valueComparator(values);
-    const compareAt = (i: number, j: number) =>
+    const inOrder = (compare: CompareValues) => (i: number, j: number) =>
       compare(values[i], values[j]) || (seqs[i] as number) - (seqs[j] as number);
+    const checked = inOrder(compareByStrings);
     let ordered = true;
-    for (let i = 1; i < values.length && ordered; i++) ordered = compareAt(i - 1, i) <= 0;
-    if (!ordered) this.#permute(Array.from(values, (_, i) => i).sort(compareAt));
+    for (let i = 1; i < values.length && ordered; i++) ordered = checked(i - 1, i) <= 0;
+    if (!ordered) this.#permute(Array.from(values, (_, i) => i).sort(inOrder(valueComparator(values))));
   }
 
   /** How many documents the index holds (entries, waiting or not, and arrays). */
