@@ -1,6 +1,7 @@
 /**
  * `@store/common`: the bottom layer every `@store/*` package builds on. The one error class
- * and its code tables, option errors and checks, the storage interface, id helpers.
+ * and its code tables, option errors and checks, the storage interface, id helpers, functions
+ * compiled per object shape.
  */
 
 export type {
@@ -40,4 +41,5 @@ export {
 } from './option-checks';
 export { invalidOption, isOptionError, OptionError } from './option-error';
 export { setOwn } from './own-property';
+export { literalKey, MAX_LITERAL_KEYS, ShapeLiterals } from './shape-literals';
 export { isStoreError, StoreError, type StoreErrorOptions } from './store-error';

@@ -3,7 +3,7 @@
  * k-th column holding the value of the k-th key of each document. As JSON, a column of values
  * parses much faster than as many objects, each repeating its keys.
  */
-import type { Document } from '@store/common';
+import { type Document, literalKey, MAX_LITERAL_KEYS, ShapeLiterals } from '@store/common';
 
 /** `n` documents of one shape: `cols[k][i]` is the value of `keys[k]` in the i-th. */
 export interface Columns {
@@ -12,15 +12,6 @@ export interface Columns {
   cols: unknown[][];
 }
 
-/**
- * Keys a document of columns may have: not `__proto__` (an object literal or a store would set
- * the prototype), nor a NUL (a shape is named by its keys joined by NULs).
- */
-export const columnKey = (key: string): boolean => key !== '__proto__' && !key.includes('\u0000');
-
-/** Keys a document may have to go as columns (more are rare: it goes as an object). */
-export const MAX_COLUMN_KEYS = 256;
-
 /** Groups documents by shape into columns, in order; a document's place is told by `add`. */
 export class ColumnsWriter {
   readonly shapes: Columns[] = [];
@@ -28,7 +19,7 @@ export class ColumnsWriter {
   readonly #numbers = new Map<string, number>();
 
   /**
-   * Adds `doc` (whose keys are `keys`: `columnKey`s, at most MAX_COLUMN_KEYS) to the columns of
+   * Adds `doc` (whose keys are `keys`: `literalKey`s, at most MAX_LITERAL_KEYS) to the columns of
    * its shape, and answers that shape's number.
    */
   add(doc: Document, keys: string[]): number {
@@ -53,8 +44,8 @@ export function isColumns(value: unknown): value is Columns {
     Number.isInteger(n) &&
     (n as number) >= 0 &&
     Array.isArray(keys) &&
-    keys.length <= MAX_COLUMN_KEYS &&
-    keys.every((key) => typeof key === 'string' && columnKey(key)) &&
+    keys.length <= MAX_LITERAL_KEYS &&
+    keys.every((key) => typeof key === 'string' && literalKey(key)) &&
     new Set(keys).size === keys.length &&
     Array.isArray(cols) &&
     cols.length === keys.length &&
@@ -79,51 +70,30 @@ type RowsMaker = (cols: unknown[][], n: number) => Document[];
 
 /** Documents of one shape in one batch from which its maker is compiled: fewer go key by key. */
 const COMPILE_FROM_ROWS = 32;
-/** Shapes compiled at most by one `RowMakers`: documents of more shapes go key by key. */
-const MAX_COMPILED = 64;
 
 /**
- * The source of a `RowsMaker` for `keys`: one object literal of the shape, the fastest way
- * V8 makes such objects (as fast as `JSON.parse`, with no key to read). Each key is written
- * as a JSON string, which is a JavaScript string literal, so no key can be more than a name;
- * `__proto__` never comes here (see `columnKey`).
+ * The body of a `RowsMaker` for `keys`: one object literal of the shape, the fastest way V8
+ * makes such objects (as fast as `JSON.parse`, with no key to read).
  */
 function makerSource(keys: readonly string[]): string {
   const names = keys.map((_, k) => `c${k}`);
   const fields = keys.map((key, k) => `${JSON.stringify(key)}: c${k}[i]`);
   return (
-    `'use strict'; const [${names.join(', ')}] = cols; const rows = new Array(n); ` +
+    `const [${names.join(', ')}] = cols; const rows = new Array(n); ` +
     `for (let i = 0; i < n; i++) rows[i] = { ${fields.join(', ')} }; return rows;`
   );
 }
-
-/** Whether this process compiles code from strings (not under `--disallow-code-generation-from-strings`). */
-let compiling = true;
 
 /**
  * Makes the documents of columns, for one read: a shape met often enough has its maker
  * compiled once (see `makerSource`), any other goes key by key. Both make the same documents.
  */
 export class RowMakers {
-  readonly #compiled = new Map<string, RowsMaker>();
+  readonly #makers = new ShapeLiterals<RowsMaker>(['cols', 'n'], makerSource);
 
   /** The documents of `columns`, in order. */
   rowsOf(columns: Columns): Document[] {
-    const maker = columns.n >= COMPILE_FROM_ROWS ? this.#makerOf(columns.keys) : undefined;
+    const maker = columns.n >= COMPILE_FROM_ROWS ? this.#makers.of(columns.keys) : undefined;
     return maker ? maker(columns.cols, columns.n) : rowsKeyByKey(columns);
-  }
-
-  #makerOf(keys: readonly string[]): RowsMaker | undefined {
-    const shape = keys.join('\u0000');
-    let maker = this.#compiled.get(shape);
-    if (maker || !compiling || this.#compiled.size >= MAX_COMPILED) return maker;
-    try {
-      maker = new Function('cols', 'n', makerSource(keys)) as RowsMaker;
-    } catch {
-      compiling = false; // code generation is disallowed: key by key from now on
-      return undefined;
-    }
-    this.#compiled.set(shape, maker);
-    return maker;
   }
 }

@@ -14,16 +14,9 @@
  * a Decimal128, a Long, a Binary, a regular expression, -0, NaN...) goes as BSON, so the
  * documents read are those of a version-1 snapshot, types included.
  */
-import type { Document } from '@store/common';
+import { type Document, literalKey, MAX_LITERAL_KEYS } from '@store/common';
 import { BSON } from 'bson';
-import {
-  type Columns,
-  ColumnsWriter,
-  columnKey,
-  isColumns,
-  MAX_COLUMN_KEYS,
-  type RowMakers,
-} from './doc-columns';
+import { type Columns, ColumnsWriter, isColumns, type RowMakers } from './doc-columns';
 import { exactInJson } from './json-exact';
 import { encodeDocuments, frameRecord, splitDocuments } from './records';
 
@@ -65,7 +58,7 @@ function batchRecord(collection: string, docs: readonly Document[]): Buffer {
       continue;
     }
     const keys = Object.keys(doc);
-    entries.push(keys.length <= MAX_COLUMN_KEYS && keys.every(columnKey) ? columns.add(doc, keys) : doc);
+    entries.push(keys.length <= MAX_LITERAL_KEYS && keys.every(literalKey) ? columns.add(doc, keys) : doc);
   }
   const text = JSON.stringify({ docs: entries, shapes: columns.shapes });
   const meta = BSON.serialize({ c: collection, docs: docs.length, bson: bson.length });
