@@ -20,6 +20,7 @@ describe('ShapeLiterals', () => {
   });
 
   it('names keys that need escapes as themselves', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a key that reads as a placeholder is the case.
     const keys = ['a"b', 'c\\d', 'e\u2028f', '', '0', '${x}'];
     const source = Object.fromEntries(keys.map((key, i) => [key, i]));
     expect(copies().of(keys)?.(source)).toEqual(source);
