@@ -13,7 +13,7 @@ import { compareNumbers, compareStrings, compareValues, RANK, typeRank } from '.
 import { isObjectId } from './values';
 
 /** One document in the index: its value at the field, its key in the collection, its insertion sequence. */
-export interface IndexEntry {
+interface IndexEntry {
   readonly value: unknown;
   readonly docKey: string;
   readonly seq: number;
@@ -256,12 +256,6 @@ export class OrderedIndex {
   get columns(): IndexColumns {
     this.#merge();
     return { values: this.#values, keys: this.#keys, seqs: this.#seqs };
-  }
-
-  /** The entries in order, one object each: a copy (for tests and diagnostics; {@link columns} reads them in place). */
-  get entries(): IndexEntry[] {
-    const { values, keys, seqs } = this.columns;
-    return values.map((value, at) => ({ value, docKey: keys[at] as string, seq: seqs[at] as number }));
   }
 
   /** `doc`'s entry, or `undefined` (kept in {@link multikey} instead) when it holds an array there. */

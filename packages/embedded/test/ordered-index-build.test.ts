@@ -8,6 +8,7 @@ import { ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { compareValues } from '../src/bson-order';
 import { OrderedIndex } from '../src/ordered-index';
+import { entriesOf } from './support/index-entries';
 
 /** A small seeded generator (mulberry32): every run tests the same cases. */
 function random(seed: number) {
@@ -43,7 +44,7 @@ const KINDS: Record<string, () => unknown> = {
 };
 
 /** The index's entries as (value, insertion sequence), in its order. */
-const orderOf = (index: OrderedIndex) => index.entries.map(({ value, seq }) => [value, seq]);
+const orderOf = (index: OrderedIndex) => entriesOf(index).map(({ value, seq }) => [value, seq]);
 
 describe('an ordered index built in one go', () => {
   it.each(Object.keys(KINDS))('orders %s as BSON order, ties by insertion', (kind) => {
