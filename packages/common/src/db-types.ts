@@ -103,6 +103,13 @@ export interface CountedPage {
 
 export interface StoreCollection {
   readonly collectionName: string;
+  /**
+   * Optional (the embedded engine has it, MongoDB cannot): a number that changes whenever what a
+   * read of the collection answers may have changed, never reused within the process; `undefined`
+   * when it cannot tell. What was derived from a read made while it held a number still holds
+   * while it holds that number.
+   */
+  contentVersion?(): number | undefined;
   find(filter: Document, options?: FindOptions): FindCursor;
   /**
    * Optional: `find(filter, options).toArray()`, with the count of every document `filter`

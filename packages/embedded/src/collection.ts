@@ -195,6 +195,9 @@ export const EMPTY = Symbol('empty');
 /** What a pipeline reads of a collection (by symbol: kept off the public surface). */
 export const PIPELINE_SOURCE = Symbol('pipelineSource');
 
+/** The last content version handed out, by any collection of any database of this process. */
+let lastVersion = 0;
+
 /** Where a read tells how many documents its filter matched, when it saw them all. */
 interface Tally {
   matched: number | undefined;
@@ -211,6 +214,8 @@ export class EmbeddedCollection implements StoreCollection {
   #indexes = new CollectionIndexes();
   /** The insertion sequence the next document takes. */
   #inserted = 0;
+  /** See {@link contentVersion}: a new number at every change of the documents or indexes. */
+  #version = ++lastVersion;
   readonly #state: EngineState;
   readonly #nameProblem: string | undefined;
   /**
@@ -329,8 +334,23 @@ export class EmbeddedCollection implements StoreCollection {
     }
   }
 
+  /** Notes one change of the documents or indexes: a new content version, and a record for the journal. */
   #journal(change: Change): void {
+    this.#version = ++lastVersion;
     if (this.#state.journal) this.#changes.push(change);
+  }
+
+  /**
+   * A number that changes whenever what a read of this collection answers may have changed: at
+   * every write, drop, rename, restore, index change and TTL expiry (documents are never changed
+   * in place, so no change escapes it). Numbers are never reused, not even by another collection
+   * or database of the process: two reads that each saw the same number saw the same documents,
+   * so what was derived from the first still holds. It first does what every operation does
+   * before reading: throws once the database is closed, and removes expired documents.
+   */
+  contentVersion(): number {
+    this.#begin();
+    return this.#version;
   }
 
   /** Brings the next expiry forward when a written document expires earlier. */
@@ -1193,6 +1213,7 @@ export class EmbeddedCollection implements StoreCollection {
    * database's open only: nothing is journaled.
    */
   restore(docs: Map<string, Document>, indexes: Iterable<IndexDefinition>, idOrder?: Int32Array): void {
+    this.#version = ++lastVersion;
     this.#docs = docs;
     const first = this.#inserted;
     this.#inserted += docs.size;
@@ -1210,6 +1231,7 @@ export class EmbeddedCollection implements StoreCollection {
    * the rename). Not while a sliced operation (updateMany, deleteMany) runs on either collection.
    */
   [TAKE_OVER](source: EmbeddedCollection): void {
+    this.#version = ++lastVersion;
     this.#docs = source.#docs;
     this.#indexes = source.#indexes;
     this.#inserted = source.#inserted;
@@ -1220,6 +1242,7 @@ export class EmbeddedCollection implements StoreCollection {
 
   /** Drops every document and index, without journaling (the database records the drop). */
   [EMPTY](): void {
+    this.#version = ++lastVersion;
     this.#docs = new Map();
     this.#indexes = new CollectionIndexes();
     this.#inserted = 0;

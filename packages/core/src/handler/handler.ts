@@ -3,18 +3,19 @@ import { createContext } from '../access/request-context';
 import { resolveStoreOptions } from '../config/options';
 import { clientKeyOf } from '../http/client-key';
 import { answerPreflight, isPreflight, withCorsHeaders } from '../http/cors';
-import { withEtag } from '../http/etag';
+import { tagged, withEtag } from '../http/etag';
 import { QueryCache } from '../http/query-cache';
 import { type RateLimitCharge, RateLimiter, rateLimitClass, withRateLimitHeaders } from '../http/rate-limit';
 import { renderError } from '../http/render-error';
 import { withUpperCaseMethod } from '../http/request-method';
-import { respond } from '../http/respond';
+import { jsonResponse, respond } from '../http/respond';
 import type { StoreConfig } from '../model/config';
 import type { RequestSession } from '../model/hooks';
 import type { StoreHandler, StoreRequest, StoreResponse } from '../model/http';
 import type { ResolvedStoreOptions } from '../model/options';
 import type { PluginInstance } from '../model/plugin';
-import { answerText } from '../read/answer-bytes';
+import { answerText, keptText } from '../read/answer-bytes';
+import { DocumentAnswers } from '../read/document-answers';
 import { withBudgets } from '../read/request-budgets';
 import { ChangeFeed } from '../realtime/change-feed';
 import { realtimeSeam } from '../realtime/realtime-seam';
@@ -25,12 +26,18 @@ import { checkSessions, findSession } from './plugin-sessions';
 import { routeFor } from './route-table';
 import { matchRoute } from './router';
 
+/** What one store keeps from request to request: compiled query strings, and document answers. */
+interface Kept {
+  readonly queries: QueryCache;
+  readonly answers: DocumentAnswers;
+}
+
 async function answerResource(
   request: StoreRequest,
   options: ResolvedStoreOptions,
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
-  queries: QueryCache,
+  { queries, answers }: Kept,
   /** The session the rate limit already looked up (`undefined`: not looked up yet). */
   found?: RequestSession | null,
 ): Promise<StoreResponse | null> {
@@ -57,10 +64,18 @@ async function answerResource(
     const base = budgeted instanceof Promise ? await budgeted : budgeted;
     const ctx = isOpenAccess(base, base.operation) ? base : await authorize(base);
     if (feed !== undefined && wantsEvents(request, match)) return await openEventStream(ctx, feed);
+    const slot = answers.slot(ctx, queries.isBare(ctx.query));
+    const kept = slot && answers.find(slot);
+    if (kept !== undefined) return tagged(request, jsonResponse(200, keptText(ctx, kept)), kept.etag);
     const result = await route(ctx);
     const answered = result.data === undefined ? undefined : answerText(ctx, result.data);
     const text = answered instanceof Promise ? await answered : answered;
-    return withEtag(request, respond(result, text), result.revision !== undefined);
+    const response = withEtag(request, respond(result, text), result.revision !== undefined);
+    const { etag } = response.headers;
+    if (slot !== undefined && text !== undefined && result.status === 200 && etag !== undefined) {
+      answers.keep(slot, text, etag);
+    }
+    return response;
   } catch (error) {
     return renderError(error, options.logger, options.dialects.foreign);
   }
@@ -119,7 +134,7 @@ async function answer(
   options: ResolvedStoreOptions,
   storage: StorageHandle,
   feed: ChangeFeed | undefined,
-  queries: QueryCache,
+  kept: Kept,
   limiter: RateLimiter | undefined,
 ): Promise<StoreResponse | null> {
   const plugin = pluginFor(request.path, options);
@@ -137,8 +152,8 @@ async function answer(
   const answered =
     limited?.answer ??
     (plugin === undefined
-      ? await answerResource(request, options, storage, feed, queries, limited?.session)
-      : await answerPlugin(request, plugin, options, storage, queries));
+      ? await answerResource(request, options, storage, feed, kept, limited?.session)
+      : await answerPlugin(request, plugin, options, storage, kept.queries));
   if (answered === null) return null;
   const counted = limited === undefined ? answered : withRateLimitHeaders(answered, limited.charge);
   const response = cors === undefined ? counted : withCorsHeaders(request, counted, cors);
@@ -178,9 +193,10 @@ export function createStoreHandler(config: StoreConfig = {}): StoreHandler {
     },
     options,
   );
+  const kept: Kept = { queries, answers: new DocumentAnswers() };
   // Rate-limit buckets live in this handler's memory: each process counts on its own.
   const limiter = options.rateLimit && new RateLimiter(options.rateLimit);
   const handler = (request: StoreRequest) =>
-    answer(withUpperCaseMethod(request), options, storage, feed, queries, limiter);
+    answer(withUpperCaseMethod(request), options, storage, feed, kept, limiter);
   return Object.assign(handler, { ready, close });
 }

@@ -45,7 +45,16 @@ export function withEtag(request: StoreRequest, response: StoreResponse, strong 
   const { method } = request;
   const read = method === 'GET' || method === 'HEAD';
   if (!read && !strong) return response;
-  const etag = strong ? strongTag(response.body) : `W/"${answerDigest(response.body)}"`;
+  return tagged(request, response, strong ? strongTag(response.body) : `W/"${answerDigest(response.body)}"`);
+}
+
+/**
+ * `response` (a 200 or 201 with a body) carrying `etag`, the tag {@link withEtag} gives it: a
+ * `GET` (or `HEAD`) whose `If-None-Match` names it answers 304.
+ */
+export function tagged(request: StoreRequest, response: StoreResponse, etag: string): StoreResponse {
+  const { method } = request;
+  const read = method === 'GET' || method === 'HEAD';
   if (read && matches(request.headers['if-none-match'], etag)) return { status: 304, headers: { etag } };
   // The answer's headers are its own (built by `respond`): added to, not copied per request.
   response.headers.etag = etag;

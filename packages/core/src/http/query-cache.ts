@@ -62,6 +62,11 @@ export class QueryCache {
     return { query, foreign: foreign.length === 0 ? NONE : foreign };
   }
 
+  /** Whether `query` is that of a request with no query string (and no `Range` header it reads). */
+  isBare(query: StoreQuery): boolean {
+    return this.#compiled.get('')?.query === query;
+  }
+
   /**
    * The compiled query string of `request`, frozen; throws the query's 400 for a bad one, and
    * the 400 `foreign_dialect_parameter` for a parameter of a dialect that is off, unless

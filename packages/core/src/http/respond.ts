@@ -20,11 +20,14 @@ export function jsonText(data: unknown): JsonText {
  */
 export function respond(result: RouteResult, text?: JsonText): StoreResponse {
   if (result.data === undefined) return { status: result.status, headers: { ...result.headers } };
-  const { body, bytes } = text ?? jsonText(result.data);
-  const headers = {
-    ...result.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(bytes),
+  return jsonResponse(result.status, text ?? jsonText(result.data), result.headers);
+}
+
+/** A response whose body is the JSON `text`, with `headers` besides its type and length. */
+export function jsonResponse(status: number, text: JsonText, headers?: Record<string, string>): StoreResponse {
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(text.bytes) },
+    body: text.body,
   };
-  return { status: result.status, headers, body };
 }

@@ -250,3 +250,10 @@ export function answerText(ctx: RequestContext, data: unknown): JsonText | Promi
   if (limit === undefined || ctx.operation !== 'read') return jsonText(data);
   return textWithin(data, limit, { relations: wantsRelations(ctx) });
 }
+
+/** `text`, an answer of `ctx` made earlier, checked as {@link answerText} checks a new one: a read's within its `budgets.answerBytes`. */
+export function keptText<T extends JsonText>(ctx: RequestContext, text: T): T {
+  const limit = ctx.budgets?.answerBytes;
+  if (limit !== undefined && ctx.operation === 'read' && text.bytes > limit) throw answerTooLarge(limit);
+  return text;
+}

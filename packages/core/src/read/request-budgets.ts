@@ -84,6 +84,10 @@ class BudgetedCollection implements StoreCollection {
     }
   }
 
+  /** The engine's {@link StoreCollection.contentVersion}; `undefined` when it has none (MongoDB). */
+  contentVersion(): number | undefined {
+    return this.inner.contentVersion?.();
+  }
   find(filter: Document, options: FindOptions = {}) {
     return {
       toArray: () =>

@@ -56,6 +56,7 @@ function publishingCollection(inner: StoreCollection, sink: ChangeSink): StoreCo
 
   return {
     collectionName: name,
+    ...(inner.contentVersion === undefined ? {} : { contentVersion: inner.contentVersion.bind(inner) }),
     find: (filter, options) => inner.find(filter, options),
     ...(inner.findWithCount === undefined ? {} : { findWithCount: inner.findWithCount.bind(inner) }),
     findOne: (filter, options) => inner.findOne(filter, options),
