@@ -24,10 +24,18 @@ export function respond(result: RouteResult, text?: JsonText): StoreResponse {
 }
 
 /** A response whose body is the JSON `text`, with `headers` besides its type and length. */
-export function jsonResponse(status: number, text: JsonText, headers?: Record<string, string>): StoreResponse {
+export function jsonResponse(
+  status: number,
+  text: JsonText,
+  headers?: Record<string, string>,
+): StoreResponse {
   return {
     status,
-    headers: { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(text.bytes) },
+    headers: {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(text.bytes),
+    },
     body: text.body,
   };
 }
