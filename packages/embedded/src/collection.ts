@@ -55,7 +55,7 @@ import { CollectionIndexes, type KeyMemo } from './indexes';
 import { checkOptions, refuseChangeStreams } from './known-options';
 import { valuesAtPath } from './paths';
 import { naturalPageEnd, readDocuments, readDocumentsInSlices, sortedPageEnd } from './read-documents';
-import { type Entry, type Matched, scanInSlices } from './scan';
+import { type Entry, type Matched, PausedScans, scanInSlices } from './scan';
 import { FirstDocuments } from './sort-documents';
 import { sortInSlices } from './sort-in-slices';
 import { walkSorted } from './sorted-walk';
@@ -207,6 +207,8 @@ interface Tally {
 export class EmbeddedCollection implements StoreCollection {
   readonly collectionName: string;
   #docs = new Map<string, Document>();
+  /** Scans of `#docs` paused between slices: they copy what they have left before it changes in place. */
+  readonly #pausedScans = new PausedScans();
   /**
    * The indexes; a document's insertion sequence, which keeps candidates found by key in the
    * order of a scan, is kept in its `_id` index entry.
@@ -384,7 +386,7 @@ export class EmbeddedCollection implements StoreCollection {
   ): Promise<void> | undefined {
     const keys = compiled.collated ? undefined : this.#candidateKeys(filter);
     const found = keys ? this.#byKeysInSlices(keys, order, work) : this.#docs;
-    if (!(found instanceof Promise)) return scanInSlices(found, compiled, work, matched);
+    if (!(found instanceof Promise)) return scanInSlices(found, compiled, work, matched, this.#pausedScans);
     return found.then((sorted) => scanInSlices(sorted, compiled, work, matched));
   }
 
@@ -500,6 +502,7 @@ export class EmbeddedCollection implements StoreCollection {
     }
     this.#indexes.move(key, undefined, stored, this.#inserted);
     this.#inserted++;
+    this.#pausedScans.beforeChange();
     this.#docs.set(key, stored);
     this.#noteExpiry(stored);
     this.#journal({ c: this.collectionName, put: stored });
@@ -508,6 +511,7 @@ export class EmbeddedCollection implements StoreCollection {
 
   #replace(key: string, before: Document, after: Document): void {
     this.#indexes.move(key, before, after);
+    this.#pausedScans.beforeChange();
     this.#docs.set(key, after);
     this.#noteExpiry(after);
     this.#journal({ c: this.collectionName, put: after });
@@ -539,6 +543,7 @@ export class EmbeddedCollection implements StoreCollection {
   }
 
   #forget(key: string, doc: Document): void {
+    this.#pausedScans.beforeChange();
     this.#docs.delete(key);
     this.#journal({ c: this.collectionName, remove: doc._id });
   }
@@ -654,7 +659,7 @@ export class EmbeddedCollection implements StoreCollection {
         collation?.compare,
       );
       let matched = 0;
-      const scanning = this.#scanFilter(filter, order, compiled, work, ([, doc]) => {
+      const scanning = this.#scanFilter(filter, order, compiled, work, (doc) => {
         matched += 1;
         first.offer(doc);
         return false;
@@ -666,13 +671,7 @@ export class EmbeddedCollection implements StoreCollection {
     // In natural order, a page ends the scan once it is full.
     const enough = naturalPageEnd(options, compiled.near) ?? Number.POSITIVE_INFINITY;
     const matches: Document[] = [];
-    const scanning = this.#scanFilter(
-      filter,
-      order,
-      compiled,
-      work,
-      ([, doc]) => matches.push(doc) >= enough,
-    );
+    const scanning = this.#scanFilter(filter, order, compiled, work, (doc) => matches.push(doc) >= enough);
     if (scanning) await scanning;
     // Fewer than the page: the scan saw every match (near a point, the count is not a plain test's).
     if (tally !== undefined && matches.length < enough && !compiled.near) tally.matched = matches.length;
@@ -780,7 +779,7 @@ export class EmbeddedCollection implements StoreCollection {
       );
     }
     const values: unknown[] = [];
-    const scanning = this.#scanFilter(filter ?? {}, 'insertion', compiled, work, ([, doc]) => {
+    const scanning = this.#scanFilter(filter ?? {}, 'insertion', compiled, work, (doc) => {
       distinctValuesOf(doc, key, values);
       return false;
     });
@@ -823,7 +822,7 @@ export class EmbeddedCollection implements StoreCollection {
           'insertion',
           compiled,
           work,
-          ([, doc]) => matches.push(doc) >= enough,
+          (doc) => matches.push(doc) >= enough,
         );
         if (scanning) await scanning;
         return matches;
@@ -1045,7 +1044,13 @@ export class EmbeddedCollection implements StoreCollection {
       const collation = parseCollation(options.collation);
       const compiled = compileFilter(filter, this.#indexes, extras.variables, collation);
       const matched: Entry[] = [];
-      await this.#scanFilter(filter, 'insertion', compiled, work, (entry) => matched.push(entry) === 0);
+      await this.#scanFilter(
+        filter,
+        'insertion',
+        compiled,
+        work,
+        (doc) => matched.push([idKey(doc._id), doc]) === 0,
+      );
       if (matched.length === 0 && options.upsert === true) {
         return updateResult(0, 0, cloneValue(this.#upsert(filter, update, compiled, extras)._id));
       }
@@ -1148,7 +1153,13 @@ export class EmbeddedCollection implements StoreCollection {
       const variables = this.#prepare(options);
       const compiled = compileFilter(filter, this.#indexes, variables, parseCollation(options.collation));
       const doomed: Entry[] = [];
-      await this.#scanFilter(filter, 'any', compiled, work, (entry) => doomed.push(entry) === 0);
+      await this.#scanFilter(
+        filter,
+        'any',
+        compiled,
+        work,
+        (doc) => doomed.push([idKey(doc._id), doc]) === 0,
+      );
       const batches: Entry[][] = [];
       for (let from = 0; from < doomed.length; from += REMOVE_AT_ONCE) {
         batches.push(doomed.slice(from, from + REMOVE_AT_ONCE));
@@ -1232,6 +1243,8 @@ export class EmbeddedCollection implements StoreCollection {
    */
   [TAKE_OVER](source: EmbeddedCollection): void {
     this.#version = ++lastVersion;
+    // The map changes owner, who will change it in place: scans paused on it copy their rest now.
+    source.#pausedScans.beforeChange();
     this.#docs = source.#docs;
     this.#indexes = source.#indexes;
     this.#inserted = source.#inserted;

@@ -10,8 +10,8 @@ import { resumeInSlices, type Work } from './work';
 /** A stored document with its key in the collection. */
 export type Entry = [key: string, doc: Document];
 
-/** What to do with a match: true to stop the scan there. */
-export type Matched = (entry: Entry) => boolean;
+/** What to do with a match: true to stop the scan there. (Its key, if needed, is `idKey(doc._id)`.) */
+export type Matched = (doc: Document) => boolean;
 
 /**
  * Tests `entries` against `compiled` until they run out or `matched` asks to stop (`done`), or
@@ -23,61 +23,102 @@ function scanSlice(
   compiled: CompiledFilter,
   work: Work,
   matched: Matched,
-  read: { count: number } = { count: 0 },
 ): 'done' | 'due' {
   for (let step = entries.next(); !step.done; step = entries.next()) {
-    read.count++;
+    const doc = step.value[1];
     work.examine();
-    if (compiled.test(step.value[1]) && matched(step.value)) return 'done';
+    if (compiled.test(doc) && matched(doc)) return 'done';
     if (work.tick()) return 'due';
   }
   return 'done';
 }
 
 /**
- * What is left of a collection's map at a scan's first pause: its keys and documents in two
- * arrays (references only), not an entry per document, which a scan of a million documents would
- * keep alive across its pauses (tens of megabytes for the garbage collector to copy, each scan).
+ * A scan of a collection's map: its documents, by the map's own iterator while the map stays as
+ * it is, then from `rest`, what was left when the map changed under the paused scan
+ * ({@link PausedScans}): references only, not an entry per document.
  */
-interface Rest {
-  readonly keys: string[];
-  readonly docs: Document[];
-  at: number;
+interface MapWalk {
+  readonly docs: IterableIterator<Document>;
+  rest: { readonly docs: Document[]; at: number } | undefined;
 }
 
-/** {@link scanSlice} over `rest`: an entry is made only for a document that matches. */
-function scanRestSlice(rest: Rest, compiled: CompiledFilter, work: Work, matched: Matched): 'done' | 'due' {
-  const { keys, docs } = rest;
-  while (rest.at < docs.length) {
-    const at = rest.at++;
-    const doc = docs[at] as Document;
+/**
+ * {@link scanSlice} over a map's documents. A `for...of` over the map's iterator, left by
+ * `return` and resumed by the next slice (a map iterator has no `return` to close it): V8
+ * allocates nothing per document there, where calling `next()` allocates a result per document,
+ * garbage whose collections cost more the larger the heap.
+ */
+function scanMapSlice(walk: MapWalk, compiled: CompiledFilter, work: Work, matched: Matched): 'done' | 'due' {
+  const { rest } = walk;
+  if (rest !== undefined) {
+    while (rest.at < rest.docs.length) {
+      const doc = rest.docs[rest.at++] as Document;
+      work.examine();
+      if (compiled.test(doc) && matched(doc)) return 'done';
+      if (work.tick()) return 'due';
+    }
+    return 'done';
+  }
+  for (const doc of walk.docs) {
     work.examine();
-    if (compiled.test(doc) && matched([keys[at] as string, doc])) return 'done';
+    if (compiled.test(doc) && matched(doc)) return 'done';
     if (work.tick()) return 'due';
   }
   return 'done';
+}
+
+/**
+ * The scans of one collection's map that paused before its end. While the map stays as it is, a
+ * scan walks on with its live iterator (no copy: a read-only load copies nothing); just before
+ * the collection changes the map in place (an insert, a replacement, a removal), each copies
+ * what it has left to read (references only), so it still sees each document once, as it was
+ * when its operation began. A map the collection replaces whole (a drop, an open) is never
+ * changed again: a scan of it needs no copy.
+ */
+export class PausedScans {
+  readonly #walks = new Set<MapWalk>();
+
+  /** Called by the collection before it changes its map in place, or hands it to another owner. */
+  beforeChange(): void {
+    if (this.#walks.size === 0) return;
+    for (const walk of this.#walks) walk.rest = { docs: Array.from(walk.docs), at: 0 };
+    this.#walks.clear();
+  }
+
+  add(walk: MapWalk): void {
+    this.#walks.add(walk);
+  }
+
+  delete(walk: MapWalk): void {
+    this.#walks.delete(walk);
+  }
 }
 
 /**
  * Tests the documents of `source` against `compiled` in slices of `work`, handing each match to
  * `matched`; a promise only when the scan pauses. `source` is an array (taken when the operation
- * began) or a collection's own map: then what is left of it is copied (references only) before
- * the first pause, so the scan sees each document once, as it was when the operation began,
- * whatever other callers write meanwhile (documents are never changed in place).
+ * began) or a collection's own map, whose `paused` scans copy what they have left before the
+ * collection changes it ({@link PausedScans}): either way the scan sees each document once, as
+ * it was when the operation began, whatever other callers write meanwhile (documents are never
+ * changed in place).
  */
 export function scanInSlices(
   source: readonly Entry[] | Map<string, Document>,
   compiled: CompiledFilter,
   work: Work,
   matched: Matched,
+  paused?: PausedScans,
 ): Promise<void> | undefined {
-  const entries = source instanceof Map ? source.entries() : source[Symbol.iterator]();
-  const read = { count: 0 };
-  if (scanSlice(entries, compiled, work, matched, read) === 'done') return undefined;
   if (!(source instanceof Map)) {
+    const entries = source[Symbol.iterator]();
+    if (scanSlice(entries, compiled, work, matched) === 'done') return undefined;
     return resumeInSlices(work, () => scanSlice(entries, compiled, work, matched) === 'done');
   }
-  // Copied by the engine's own array builders (no entry per document), the first `read` skipped.
-  const rest: Rest = { keys: Array.from(source.keys()), docs: Array.from(source.values()), at: read.count };
-  return resumeInSlices(work, () => scanRestSlice(rest, compiled, work, matched) === 'done');
+  const walk: MapWalk = { docs: source.values(), rest: undefined };
+  if (scanMapSlice(walk, compiled, work, matched) === 'done') return undefined;
+  if (paused === undefined) throw new Error('a scan of a collection map needs its PausedScans');
+  paused.add(walk);
+  const step = () => scanMapSlice(walk, compiled, work, matched) === 'done';
+  return resumeInSlices(work, step).finally(() => paused.delete(walk));
 }

@@ -275,9 +275,13 @@ export class FirstDocuments {
 
   offer(doc: Document): void {
     const kept = this.#kept;
+    const full = kept.length === this.count;
+    // Most documents of a large scan come after the last one kept on the first key alone:
+    // refused before anything is allocated for them (the collector's work grows with the heap).
+    if (full && this.#afterLastOnFirstKey(doc)) return;
     const offered: Kept = { doc, keys: [] };
     // Not before the last one kept (ties included: that one came first): not among the first.
-    if (kept.length === this.count && this.#order(offered, kept[this.count - 1] as Kept) >= 0) return;
+    if (full && this.#order(offered, kept[this.count - 1] as Kept) >= 0) return;
     let [low, high] = [0, kept.length];
     while (low < high) {
       const middle = (low + high) >>> 1;
@@ -286,6 +290,14 @@ export class FirstDocuments {
     }
     kept.splice(low, 0, offered);
     if (kept.length > this.count) kept.pop();
+  }
+
+  /** Whether `doc` comes after the last document kept by the first sort key alone (ties: not after). */
+  #afterLastOnFirstKey(doc: Document): boolean {
+    const last = this.#kept[this.count - 1] as Kept;
+    const { field, segments, direction } = this.#fields[0] as SortField;
+    const key = fieldKey(doc, field, segments, direction, this.#compare);
+    return this.#compare(key, this.#key(last, 0)) * direction > 0;
   }
 
   /** The documents kept, in order. */

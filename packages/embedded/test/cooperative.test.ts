@@ -289,6 +289,48 @@ describe('cooperative work of the embedded engine', () => {
       expect(await collection.countDocuments(everything)).toBe(HALF - 1);
     });
 
+    it.each<[string, (collection: ReturnType<EmbeddedDb['collection']>) => Promise<unknown>]>([
+      ['a removal', (collection) => collection.deleteOne({ _id: idOf(HALF - 1) })],
+      [
+        'a replacement',
+        (collection) => collection.replaceOne({ _id: idOf(HALF - 3) }, { title: 'post', n: 999 }),
+      ],
+      ['an update', (collection) => collection.updateOne({ _id: idOf(HALF - 5) }, { $set: { n: 5000 } })],
+      ['an insert', (collection) => collection.insertOne({ _id: 'zz-new', title: 'post new', n: 999 })],
+    ])(
+      'leave a sliced find answering as it began when %s lands on what it has not read yet',
+      async (_, write) => {
+        const collection = await filled(`moving-late-${_.replace(/ /g, '-')}`, HALF);
+        const everything = { title: { $regex: 'post' } };
+        const listed = collection.find(everything).toArray();
+        const sorted = collection.find(everything, { sort: { n: -1, _id: 1 }, limit: 30 }).toArray();
+        const counted = collection.countDocuments(everything);
+        const writing = write(collection);
+        expect(await settleOrder({ listed, writing })).toEqual(['writing', 'listed']);
+        const original = posts(HALF);
+        expect(await listed).toEqual(original);
+        const byN = original
+          .slice()
+          .sort(
+            (a, b) => (b.n as number) - (a.n as number) || ((a._id as string) < (b._id as string) ? -1 : 1),
+          );
+        expect(ids(await sorted)).toEqual(ids(byN.slice(0, 30)));
+        expect(await counted).toBe(HALF);
+      },
+    );
+
+    it('leave a sliced find answering as it began when its collection is renamed away and written under its new name', async () => {
+      const collection = await filled('moving-renamed', HALF);
+      const listed = collection.find({ title: { $regex: 'post' } }).toArray();
+      const writes = (async () => {
+        await db.renameCollections([['moving-renamed', 'moved']]);
+        await db.collection('moved').deleteOne({ _id: idOf(HALF - 1) });
+        await db.collection('moved').insertOne({ _id: 'zz-new', title: 'post new' });
+      })();
+      expect(await settleOrder({ listed, writes })).toEqual(['writes', 'listed']);
+      expect(await listed).toEqual(posts(HALF));
+    });
+
     // The writes reach the last documents the operation decided to change: it stores its
     // changes only after finding and computing them all, so they land before it gets there.
     const late = (back: number): string => idOf(HALF - 2 * back);
