@@ -390,6 +390,18 @@ export class EmbeddedCollection implements StoreCollection {
     return found.then((sorted) => scanInSlices(sorted, compiled, work, matched));
   }
 
+  /** Every document `filter` matches, with its key (what a write by filter changes), scanned in slices of `work`. */
+  async #matchingEntries(
+    filter: Document,
+    order: CandidateOrder,
+    compiled: CompiledFilter,
+    work: Work,
+  ): Promise<Entry[]> {
+    const found: Entry[] = [];
+    await this.#scanFilter(filter, order, compiled, work, (doc) => found.push([idKey(doc._id), doc]) === 0);
+    return found;
+  }
+
   /** The keys of the only documents `filter` can match (by `_id`, an index, a range of one), if it pins any. */
   #candidateKeys(filter: Document): Iterable<string> | undefined {
     const memo: KeyMemo = new Map();
@@ -1043,14 +1055,7 @@ export class EmbeddedCollection implements StoreCollection {
       validateUpdate(update, extras);
       const collation = parseCollation(options.collation);
       const compiled = compileFilter(filter, this.#indexes, extras.variables, collation);
-      const matched: Entry[] = [];
-      await this.#scanFilter(
-        filter,
-        'insertion',
-        compiled,
-        work,
-        (doc) => matched.push([idKey(doc._id), doc]) === 0,
-      );
+      const matched = await this.#matchingEntries(filter, 'insertion', compiled, work);
       if (matched.length === 0 && options.upsert === true) {
         return updateResult(0, 0, cloneValue(this.#upsert(filter, update, compiled, extras)._id));
       }
@@ -1152,14 +1157,7 @@ export class EmbeddedCollection implements StoreCollection {
       checkOptions('deleteMany', options, () => this.#indexes.describe());
       const variables = this.#prepare(options);
       const compiled = compileFilter(filter, this.#indexes, variables, parseCollation(options.collation));
-      const doomed: Entry[] = [];
-      await this.#scanFilter(
-        filter,
-        'any',
-        compiled,
-        work,
-        (doc) => doomed.push([idKey(doc._id), doc]) === 0,
-      );
+      const doomed = await this.#matchingEntries(filter, 'any', compiled, work);
       const batches: Entry[][] = [];
       for (let from = 0; from < doomed.length; from += REMOVE_AT_ONCE) {
         batches.push(doomed.slice(from, from + REMOVE_AT_ONCE));
